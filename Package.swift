@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction: CatalogCore (decoder) ← CatalogStore ← CatalogIngest ← CatalogCLI ← catalog.
+// System C libraries come from the OS (Debian -dev packages on Linux, the SDK on macOS) through
+// system-library targets with project-prefixed module names, so they never clash with other modules.
+let package = Package(
+    name: "catalog",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CatalogCore", targets: ["CatalogCore"]),
+        .executable(name: "catalog", targets: ["catalog"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CCatalogZlib", path: "Sources/CCatalogZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCatalogCrypto", path: "Sources/CCatalogCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCatalogSQLite", path: "Sources/CCatalogSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "CatalogCore", dependencies: [
+            "CCatalogZlib",
+            .target(name: "CCatalogCrypto", condition: .when(platforms: [.linux, .android, .windows])),
+        ]),
+        .target(name: "CatalogStore", dependencies: ["CatalogCore", "CCatalogSQLite"]),
+        .target(name: "CatalogIngest", dependencies: ["CatalogCore", "CatalogStore"]),
+        .target(name: "CatalogCLI", dependencies: ["CatalogCore", "CatalogStore", "CatalogIngest"]),
+        .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
+
+        .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore"]),
+        .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore"]),
+        .testTarget(name: "CatalogIngestTests", dependencies: ["CatalogIngest", "CatalogStore"]),
+        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

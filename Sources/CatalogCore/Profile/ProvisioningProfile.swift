@@ -1,0 +1,117 @@
+import Foundation
+
+/// A decoded provisioning profile: every key of the plist typed, unknown keys kept, and the values
+/// derived from them.
+public struct ProvisioningProfile: Sendable {
+    public var uuid: String                      // uppercased
+    public var name: String
+    public var appIDName: String?
+    public var applicationIdentifierPrefixes: [String]
+    public var teamIdentifiers: [String]
+    public var teamName: String?
+    /// `Platform`, or `["iOS"]` when the key is absent (2013-era profiles).
+    public var platforms: [String]
+    public var creationDate: Date
+    public var expirationDate: Date
+    public var devices: [String]
+    public var provisionsAllDevices: Bool
+    public var xcodeManaged: Bool?
+    public var ppqCheck: Bool?
+    public var timeToLive: Int?
+    public var version: Int?
+    /// The whole `Entitlements` dict.
+    public var entitlements: PlistDictionary
+    public var certificates: [DeveloperCertificate]
+    /// `DER-Encoded-Profile`, kept as bytes.
+    public var derEncodedProfile: [UInt8]?
+    /// Keys this model does not type, with their values.
+    public var unknownKeys: PlistDictionary
+    /// The plist exactly as found in the envelope (or the file, for a bare plist).
+    public var rawPlist: [UInt8]
+    /// How many certificates the CMS envelope carried (signer chain), 0 for a bare plist.
+    public var envelopeCertificateCount: Int
+
+    public init(uuid: String, name: String, appIDName: String?, applicationIdentifierPrefixes: [String],
+                teamIdentifiers: [String], teamName: String?, platforms: [String], creationDate: Date,
+                expirationDate: Date, devices: [String], provisionsAllDevices: Bool, xcodeManaged: Bool?,
+                ppqCheck: Bool?, timeToLive: Int?, version: Int?, entitlements: PlistDictionary,
+                certificates: [DeveloperCertificate], derEncodedProfile: [UInt8]?,
+                unknownKeys: PlistDictionary, rawPlist: [UInt8], envelopeCertificateCount: Int) {
+        self.uuid = uuid
+        self.name = name
+        self.appIDName = appIDName
+        self.applicationIdentifierPrefixes = applicationIdentifierPrefixes
+        self.teamIdentifiers = teamIdentifiers
+        self.teamName = teamName
+        self.platforms = platforms
+        self.creationDate = creationDate
+        self.expirationDate = expirationDate
+        self.devices = devices
+        self.provisionsAllDevices = provisionsAllDevices
+        self.xcodeManaged = xcodeManaged
+        self.ppqCheck = ppqCheck
+        self.timeToLive = timeToLive
+        self.version = version
+        self.entitlements = entitlements
+        self.certificates = certificates
+        self.derEncodedProfile = derEncodedProfile
+        self.unknownKeys = unknownKeys
+        self.rawPlist = rawPlist
+        self.envelopeCertificateCount = envelopeCertificateCount
+    }
+}
+
+// MARK: - Derived values
+
+extension ProvisioningProfile {
+    /// Which date decides when a profile stops working.
+    public enum ExpiryCause: String, Sendable {
+        case profile
+        case certificate
+    }
+
+    public var teamID: String? { teamIdentifiers.first ?? applicationIdentifierPrefixes.first }
+
+    public var isMacOS: Bool { platforms.contains { $0 == "OSX" || $0 == "macOS" } }
+
+    /// `application-identifier`, or macOS's `com.apple.application-identifier`.
+    public var applicationIdentifier: String? {
+        entitlements["application-identifier"]?.string
+            ?? entitlements["com.apple.application-identifier"]?.string
+    }
+
+    /// The app id without its team prefix; wildcards (`*`, `com.example.*`) kept.
+    public var bundleID: String? {
+        guard let appID = applicationIdentifier else { return nil }
+        guard let dot = appID.firstIndex(of: ".") else { return appID }
+        return String(appID[appID.index(after: dot)...])
+    }
+
+    public var apsEnvironment: String? {
+        entitlements["aps-environment"]?.string
+            ?? entitlements["com.apple.developer.aps-environment"]?.string
+    }
+
+    public var getTaskAllow: Bool? {
+        entitlements["get-task-allow"]?.bool ?? entitlements["com.apple.security.get-task-allow"]?.bool
+    }
+
+    public var kind: ProfileKind {
+        ProfileKind.derive(provisionsAllDevices: provisionsAllDevices, hasDevices: !devices.isEmpty,
+                           isMacOS: isMacOS, getTaskAllow: getTaskAllow)
+    }
+
+    /// The latest `notAfter` among the developer certificates, if any.
+    public var latestCertificateExpiry: Date? { certificates.map(\.notAfter).max() }
+
+    /// min(ExpirationDate, latest certificate notAfter).
+    public var effectiveExpirationDate: Date {
+        guard let cert = latestCertificateExpiry else { return expirationDate }
+        return min(cert, expirationDate)
+    }
+
+    public var effectiveExpiryCause: ExpiryCause {
+        guard let cert = latestCertificateExpiry, cert < expirationDate else { return .profile }
+        return .certificate
+    }
+}

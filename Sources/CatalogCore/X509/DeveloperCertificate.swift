@@ -1,0 +1,34 @@
+import Foundation
+
+/// A signing certificate listed in a profile's `DeveloperCertificates`: the X.509 facts release
+/// teams ask about, and the certificate's fingerprints.
+public struct DeveloperCertificate: Sendable, Equatable, Hashable {
+    /// Subject CN, e.g. `Apple Development: Jane Doe (ABCDE12345)`.
+    public var commonName: String?
+    /// Subject OU: the team identifier.
+    public var teamID: String?
+    /// Subject O: the team name.
+    public var organization: String?
+    /// Issuer CN, e.g. `Apple Worldwide Developer Relations Certification Authority`.
+    public var issuerCommonName: String?
+    /// Serial number in uppercase hex, as `openssl x509 -serial` prints it.
+    public var serial: String
+    public var notBefore: Date
+    public var notAfter: Date
+    /// Uppercase hex, no separators, of the DER certificate.
+    public var sha1: String
+    public var sha256: String
+
+    public init(commonName: String?, teamID: String?, organization: String?, issuerCommonName: String?,
+                serial: String, notBefore: Date, notAfter: Date, sha1: String, sha256: String) {
+        self.commonName = commonName
+        self.teamID = teamID
+        self.organization = organization
+        self.issuerCommonName = issuerCommonName
+        self.serial = serial
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.sha1 = sha1
+        self.sha256 = sha256
+    }
+}

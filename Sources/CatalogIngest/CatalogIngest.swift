@@ -1,0 +1,1 @@
+// Walks folders and feeds decoded files into the catalogue.

@@ -1,0 +1,1 @@
+// The SQLite-backed catalogue. See Database.swift.
