@@ -1,0 +1,43 @@
+import Foundation
+
+/// One app build found on disk: an `.app` bundle, an `.xcarchive`, an `.ipa`, or a stray Info.plist.
+public struct BuildArtifact: Sendable {
+    public enum SourceKind: String, Sendable, CaseIterable, Codable {
+        case app
+        case ipa
+        case xcarchive
+        case plist
+    }
+
+    public var sourceKind: SourceKind
+    /// The container: the `.app`, `.xcarchive` or `.ipa` path, or the Info.plist path.
+    public var path: String
+    /// Inside the container, the app's path (`Products/Applications/X.app`, `Payload/X.app`), if any.
+    public var appPath: String?
+    public var info: AppInfo
+    /// The embedded profile, decoded; nil when the app carries none.
+    public var profile: ProvisioningProfile?
+    /// Why the embedded profile could not be decoded, when it was present but broken.
+    public var profileError: DecodeError?
+    /// `.xcarchive` only.
+    public var archivedAt: Date?
+    public var scheme: String?
+    public var signingIdentity: String?
+    public var teamID: String?
+
+    public init(sourceKind: SourceKind, path: String, appPath: String? = nil, info: AppInfo,
+                profile: ProvisioningProfile? = nil, profileError: DecodeError? = nil,
+                archivedAt: Date? = nil, scheme: String? = nil, signingIdentity: String? = nil,
+                teamID: String? = nil) {
+        self.sourceKind = sourceKind
+        self.path = path
+        self.appPath = appPath
+        self.info = info
+        self.profile = profile
+        self.profileError = profileError
+        self.archivedAt = archivedAt
+        self.scheme = scheme
+        self.signingIdentity = signingIdentity
+        self.teamID = teamID
+    }
+}
