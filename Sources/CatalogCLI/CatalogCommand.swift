@@ -1,8 +1,86 @@
 import Foundation
 
-/// The `catalog` entry point: dispatches to one subcommand and exits with its status.
+/// The `catalog` entry point: parses the subcommand, runs it and exits with its status —
+/// 0 success, 1 failure, 64 usage error (as swift-argument-parser does).
 public enum CatalogCommand {
+    static let version = "0.1.0"
+
+    static var commands: [any Command.Type] { [
+        DecodeCommand.self,
+    ] }
+
+    static let overview = """
+        OVERVIEW: Index Apple provisioning profiles and app builds into SQLite and query them.
+
+        USAGE: catalog <subcommand>
+
+        OPTIONS:
+          --version                   Show the version.
+          -h, --help                  Show help information.
+
+        SUBCOMMANDS:
+        """
+
     public static func main() {
-        exit(0)
+        let context = CommandContext()
+        let status = run(Array(CommandLine.arguments.dropFirst()), context)
+        context.flush()
+        exit(status)
+    }
+
+    static func run(_ arguments: [String], _ context: CommandContext) -> Int32 {
+        guard let first = arguments.first else {
+            context.err(mainHelp)
+            return 64
+        }
+        switch first {
+        case "-h", "--help":
+            context.out(mainHelp)
+            return 0
+        case "--version":
+            context.out(version + "\n")
+            return 0
+        case "help":
+            guard arguments.count > 1 else { context.out(mainHelp); return 0 }
+            guard let command = command(named: arguments[1]) else {
+                return usageError("unknown subcommand '\(arguments[1])'", usage: "catalog <subcommand>", hint: "catalog --help", context)
+            }
+            context.out(command.help)
+            return 0
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            return usageError("unknown subcommand '\(first)'", usage: "catalog <subcommand>", hint: "catalog --help", context)
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains(where: { $0 == "-h" || $0 == "--help" }), !(rest.firstIndex(of: "--").map { index in
+            !rest[..<index].contains { $0 == "-h" || $0 == "--help" } } ?? false) {
+            context.out(command.help)
+            return 0
+        }
+        do {
+            let parsed = try ParsedArguments.parse(rest, options: command.options, positionals: command.arguments)
+            return try command.run(parsed, context)
+        } catch let error as UsageError {
+            return usageError(error.message, usage: command.usage, hint: "catalog \(command.name) --help", context)
+        } catch {
+            context.err("error: \(error)\n")
+            return 1
+        }
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
+
+    static var mainHelp: String {
+        overview + "\n" + commands.map { HelpText.row($0.name, $0.abstract) }.joined()
+            + "\n  See 'catalog help <subcommand>' for detailed help.\n"
+    }
+
+    static func usageError(_ message: String, usage: String, hint: String, _ context: CommandContext) -> Int32 {
+        context.err("Error: \(message)\nUsage: \(usage)\n  See '\(hint)' for more information.\n")
+        return 64
     }
 }

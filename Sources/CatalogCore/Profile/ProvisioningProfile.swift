@@ -30,6 +30,8 @@ public struct ProvisioningProfile: Sendable {
     public var rawPlist: [UInt8]
     /// How many certificates the CMS envelope carried (signer chain), 0 for a bare plist.
     public var envelopeCertificateCount: Int
+    /// SHA-256 (uppercase hex) of the profile file's bytes, envelope included.
+    public var sha256: String = ""
 
     public init(uuid: String, name: String, appIDName: String?, applicationIdentifierPrefixes: [String],
                 teamIdentifiers: [String], teamName: String?, platforms: [String], creationDate: Date,

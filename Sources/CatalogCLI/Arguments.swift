@@ -1,0 +1,132 @@
+import Foundation
+import CatalogCore
+
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    /// Long name without dashes (`days`); the option is written `--days`.
+    var name: String
+    /// One-letter alias without the dash (`d` for `-d`), if any.
+    var short: Character? = nil
+    /// The placeholder of the value (`N`, `DATE`); nil for a flag.
+    var value: String? = nil
+    var repeatable: Bool = false
+    var help: String
+}
+
+/// A positional argument, for help and arity checks.
+struct ArgumentSpec: Sendable {
+    var name: String
+    var help: String
+    var optional: Bool = false
+    var variadic: Bool = false
+}
+
+/// A command-line mistake: printed as `Error: …`, the usage line and a hint; exit 64.
+struct UsageError: Error {
+    var message: String
+}
+
+/// The options and positional arguments given to one command.
+struct ParsedArguments {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    var positionals: [String] = []
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int> = 0...1_000_000) throws -> Int {
+        guard let text = value(name) else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(message: "--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
+
+    func date(_ name: String) throws -> Date? {
+        guard let text = value(name) else { return nil }
+        guard let date = ISO8601.parse(text) else {
+            throw UsageError(message: "--\(name) expects an ISO-8601 date like 2026-11-29 or 2026-11-29T10:00:00Z, got '\(text)'")
+        }
+        return date
+    }
+
+    func choice(_ name: String, among allowed: [String]) throws -> String? {
+        guard let text = value(name) else { return nil }
+        guard allowed.contains(text) else {
+            throw UsageError(message: "--\(name) must be one of \(allowed.joined(separator: ", ")), got '\(text)'")
+        }
+        return text
+    }
+
+    /// Splits `arguments` by `options`: `--opt v`, `--opt=v`, `-o v`, flags, `--` ending options.
+    static func parse(_ arguments: [String], options: [OptionSpec], positionals: [ArgumentSpec]) throws -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        func spec(named name: String) throws -> OptionSpec {
+            guard let found = options.first(where: { $0.name == name }) else {
+                throw UsageError(message: "unknown option '--\(name)'")
+            }
+            return found
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                result.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name: String
+            var inline: String?
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                if let equals = body.firstIndex(of: "=") {
+                    name = String(body[..<equals])
+                    inline = String(body[body.index(after: equals)...])
+                } else {
+                    name = String(body)
+                }
+            } else {
+                guard argument.count == 2, let letter = argument.last,
+                      let found = options.first(where: { $0.short == letter }) else {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                }
+                name = found.name
+            }
+            let option = try spec(named: name)
+            if option.value != nil {
+                let value: String
+                if let inline {
+                    value = inline
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError(message: "missing value for '--\(name)'")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+                if !option.repeatable, result.values[name] != nil {
+                    throw UsageError(message: "'--\(name)' given more than once")
+                }
+                result.values[name, default: []].append(value)
+            } else {
+                if inline != nil { throw UsageError(message: "'--\(name)' takes no value") }
+                result.flags.insert(name)
+            }
+        }
+        let required = positionals.filter { !$0.optional }.count
+        if result.positionals.count < required, let missing = positionals.dropFirst(result.positionals.count).first {
+            throw UsageError(message: "missing argument <\(missing.name)>")
+        }
+        if !positionals.contains(where: \.variadic), result.positionals.count > positionals.count {
+            throw UsageError(message: "unexpected argument '\(result.positionals[positionals.count])'")
+        }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import CatalogCore
+import Foundation
+
+// The JSON shape of decoded files. Key names are a contract with users' scripts (issue #2): keep
+// them; add new keys rather than rename.
+
+extension ProvisioningProfile {
+    var json: JSONValue {
+        .object([
+            ("type", .string("profile")),
+            ("uuid", .string(uuid)),
+            ("name", .string(name)),
+            ("app_id_name", .optional(appIDName)),
+            ("team_id", .optional(teamID)),
+            ("team_name", .optional(teamName)),
+            ("platforms", .strings(platforms)),
+            ("kind", .string(kind.rawValue)),
+            ("xcode_managed", .optional(xcodeManaged)),
+            ("creation_date", .date(creationDate)),
+            ("expiration_date", .date(expirationDate)),
+            ("effective_expiration_date", .date(effectiveExpirationDate)),
+            ("expiry_cause", .string(effectiveExpiryCause.rawValue)),
+            ("application_identifier", .optional(applicationIdentifier)),
+            ("application_identifier_prefixes", .strings(applicationIdentifierPrefixes)),
+            ("team_identifiers", .strings(teamIdentifiers)),
+            ("bundle_id", .optional(bundleID)),
+            ("aps_environment", .optional(apsEnvironment)),
+            ("get_task_allow", .optional(getTaskAllow)),
+            ("device_count", .int(Int64(devices.count))),
+            ("devices", .strings(devices)),
+            ("provisions_all_devices", .bool(provisionsAllDevices)),
+            ("ppq_check", .optional(ppqCheck)),
+            ("entitlements", entitlements.json),
+            ("certificates", .array(certificates.map(\.json))),
+            ("time_to_live", .optional(timeToLive)),
+            ("version", .optional(version)),
+            ("der_encoded_profile_size", .optional(derEncodedProfile?.count)),
+            ("unknown_keys", unknownKeys.json),
+            ("sha256", .string(sha256)),
+        ])
+    }
+}
+
+extension DeveloperCertificate {
+    var json: JSONValue {
+        .object([
+            ("common_name", .optional(commonName)),
+            ("team_id", .optional(teamID)),
+            ("organization", .optional(organization)),
+            ("issuer_common_name", .optional(issuerCommonName)),
+            ("serial", .string(serial)),
+            ("not_before", .date(notBefore)),
+            ("not_after", .date(notAfter)),
+            ("sha1", .string(sha1)),
+            ("sha256", .string(sha256)),
+        ])
+    }
+}
+
+extension AppInfo {
+    /// The Info.plist fields, shared by `info-plist` objects and bundle objects.
+    var jsonFields: [(String, JSONValue)] {
+        [
+            ("bundle_id", .optional(bundleID)),
+            ("short_version", .string(shortVersion)),
+            ("build", .string(build)),
+            ("formatted_version", .string(formattedVersion)),
+            ("name", .optional(name)),
+            ("display_name", .optional(displayName)),
+            ("package_type", .optional(packageType)),
+            ("executable", .optional(executable)),
+            ("platform", .optional(platform)),
+            ("minimum_os_version", .optional(minimumOSVersion)),
+            ("unresolved", .bool(unresolved)),
+            ("format", .string(format.rawValue)),
+        ]
+    }
+}
+
+extension BuildArtifact {
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("type", .string(sourceKind.rawValue)), ("path", .string(path))]
+        fields += info.jsonFields
+        fields += [
+            ("app_path", .optional(appPath)),
+            ("profile", profile?.json ?? .null),
+            ("profile_error", .optional(profileError?.message)),
+        ]
+        if sourceKind == .xcarchive {
+            fields += [
+                ("archived_at", .optional(archivedAt)),
+                ("scheme", .optional(scheme)),
+                ("signing_identity", .optional(signingIdentity)),
+                ("team_id", .optional(teamID)),
+            ]
+        }
+        return .object(fields)
+    }
+}
+
+extension DecodedFile {
+    func json(path: String) -> JSONValue {
+        switch self {
+        case .profile(let profile):
+            guard case .object(var fields) = profile.json else { return profile.json }
+            fields.insert(("path", .string(path)), at: 1)
+            return .object(fields)
+        case .infoPlist(let info):
+            return .object([("type", .string("info-plist")), ("path", .string(path))] + info.jsonFields)
+        case .build(let artifact):
+            return artifact.json
+        }
+    }
+}

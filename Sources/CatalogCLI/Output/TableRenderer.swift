@@ -1,0 +1,45 @@
+import CatalogCore
+
+/// Aligned columns for people: headers, cells made terminal-safe, the widest columns shortened
+/// with `…` until the table fits the terminal.
+struct TableRenderer {
+    var columns: [Column]
+    var width: Int?
+    var color: Bool
+
+    func render(_ records: [JSONValue]) -> String {
+        if records.isEmpty { return "(no results)\n" }
+        var rows: [[String]] = records.map { record in
+            columns.map { TextSanitizer.terminalSafe($0.display(record[$0.key] ?? .null)) }
+        }
+        let headers = columns.map(\.header)
+        var widths = headers.map(\.count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        if let width {
+            let separators = 2 * (columns.count - 1)
+            while widths.reduce(0, +) + separators > width {
+                guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 else { break }
+                widths[widest] -= 1
+            }
+            rows = rows.map { row in row.enumerated().map { index, cell in Self.fit(cell, widths[index]) } }
+        }
+        var out = line(headers.enumerated().map { Self.fit($1, widths[$0]) }, widths)
+        if color { out = "\u{1B}[1m" + out.dropLast() + "\u{1B}[0m\n" }
+        for row in rows { out += line(row, widths) }
+        return out
+    }
+
+    private func line(_ cells: [String], _ widths: [Int]) -> String {
+        var text = ""
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { text += "  " }
+            text += index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+        }
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text + "\n"
+    }
+
+    static func fit(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Reads an `.app` folder: the iOS flat layout (`X.app/Info.plist`, `X.app/embedded.mobileprovision`)
+/// or the macOS one (`X.app/Contents/Info.plist`, `X.app/Contents/embedded.provisionprofile`).
+package enum AppBundleReader {
+    /// The Info.plist and embedded-profile paths of an app folder, or nil when it has no Info.plist.
+    package static func layout(of appPath: String) -> (infoPlist: String, profile: String)? {
+        let flat = appPath + "/Info.plist"
+        if FileBytes.isFile(flat) { return (flat, appPath + "/embedded.mobileprovision") }
+        let mac = appPath + "/Contents/Info.plist"
+        if FileBytes.isFile(mac) { return (mac, appPath + "/Contents/embedded.provisionprofile") }
+        return nil
+    }
+
+    package static func read(_ appPath: String, sourceKind: BuildArtifact.SourceKind = .app) throws -> BuildArtifact {
+        guard let layout = layout(of: appPath) else {
+            throw DecodeError(.invalidBundle, "no Info.plist or Contents/Info.plist in app bundle", path: appPath)
+        }
+        let info = try AppInfoDecoder.decode(try FileBytes.read(layout.infoPlist, limit: AppInfoDecoder.maximumSize),
+                                             path: layout.infoPlist)
+        var artifact = BuildArtifact(sourceKind: sourceKind, path: appPath, info: info)
+        if FileBytes.isFile(layout.profile) {
+            do {
+                artifact.profile = try ProfileDecoder.decode(
+                    try FileBytes.read(layout.profile, limit: ProfileDecoder.maximumSize), path: layout.profile)
+            } catch let error as DecodeError {
+                artifact.profileError = error.at(path: layout.profile)
+            }
+        }
+        return artifact
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// ISO-8601 UTC timestamps with seconds and `Z` (`2026-11-29T10:00:00Z`): the one date format of
+/// the JSON output and the catalogue. Hand-rolled on `gmtime_r`/`timegm` because formatters are
+/// slow and not thread-safe on every platform.
+package enum ISO8601 {
+    package static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "invalid-date" }
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900,
+                      Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour),
+                      Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with an optional `Z` or `±HH:MM` offset.
+    /// A date without an offset is taken as UTC.
+    package static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ width: Int) -> Int? {
+            guard index + width <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + width] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += width
+            return value
+        }
+        func expect(_ char: Character) -> Bool {
+            guard index < bytes.count, bytes[index] == char.asciiValue else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"),
+              let day = number(2) else { return nil }
+        var hour = 0, minute = 0, second = 0, offset = 0
+        if index < bytes.count {
+            guard expect("T") || expect(" ") else { return nil }
+            guard let h = number(2), expect(":"), let m = number(2) else { return nil }
+            hour = h
+            minute = m
+            if expect(":") {
+                guard let s = number(2) else { return nil }
+                second = s
+                if expect(".") { while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 } }
+            }
+            if expect("Z") {
+            } else if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {
+                let sign = bytes[index] == 0x2D ? -1 : 1
+                index += 1
+                guard let oh = number(2) else { return nil }
+                _ = expect(":")
+                guard let om = number(2) else { return nil }
+                offset = sign * (oh * 3600 + om * 60)
+            }
+        }
+        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24,
+              minute < 60, second < 61 else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: TimeInterval(seconds - offset))
+    }
+}

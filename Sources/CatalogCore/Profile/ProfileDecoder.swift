@@ -1,0 +1,101 @@
+import Foundation
+
+/// Turns the bytes of a `.mobileprovision` / `.provisionprofile` into a `ProvisioningProfile`:
+/// parses the CMS SignedData envelope (DER or BER), reads the plist it carries and types every key.
+/// A bare XML or binary plist (no envelope) is accepted too.
+package enum ProfileDecoder {
+    /// Profiles in the wild are under 100 KB; anything past this is not a profile.
+    package static let maximumSize = 16 << 20
+
+    /// The keys this decoder types; every other key is kept in `unknownKeys`.
+    static let knownKeys: Set<String> = [
+        "AppIDName", "ApplicationIdentifierPrefix", "CreationDate", "ExpirationDate",
+        "DeveloperCertificates", "DER-Encoded-Profile", "Entitlements", "IsXcodeManaged", "Name",
+        "Platform", "PPQCheck", "ProvisionedDevices", "ProvisionsAllDevices", "TeamIdentifier",
+        "TeamName", "TimeToLive", "UUID", "Version",
+    ]
+
+    package static func decode(_ bytes: [UInt8], path: String? = nil) throws -> ProvisioningProfile {
+        do {
+            guard !bytes.isEmpty else { throw DecodeError(.empty, "file is empty") }
+            guard bytes.count <= maximumSize else {
+                throw DecodeError(.tooLarge, "\(bytes.count) bytes is too large for a profile")
+            }
+            let plistBytes: [UInt8]
+            let envelopeCertificates: Int
+            if bytes[0] == 0x30 {
+                let envelope = try CMSSignedData(bytes: bytes)
+                plistBytes = envelope.content
+                envelopeCertificates = envelope.certificates.count
+            } else if PlistSniffer.looksLikePlist(bytes) {
+                plistBytes = bytes
+                envelopeCertificates = 0
+            } else {
+                throw DecodeError(.unrecognized, "not a provisioning profile (neither a CMS envelope nor a plist)")
+            }
+            let (root, _) = try PropertyListReader.parse(plistBytes)
+            guard let dict = root.dictionary else {
+                throw DecodeError(.invalidValue, "profile plist root is \(root.typeName), expected dictionary")
+            }
+            var profile = try profile(from: dict, rawPlist: plistBytes, envelopeCertificates: envelopeCertificates)
+            profile.sha256 = Digest.sha256Hex(bytes)
+            return profile
+        } catch let error as DecodeError {
+            throw path.map { error.at(path: $0) } ?? error
+        }
+    }
+
+    static func profile(from dict: PlistDictionary, rawPlist: [UInt8],
+                        envelopeCertificates: Int) throws -> ProvisioningProfile {
+        let uuid = try dict.requiredString("UUID").uppercased()
+        var certificates: [DeveloperCertificate] = []
+        for (index, der) in (try dict.dataArray("DeveloperCertificates") ?? []).enumerated() {
+            do {
+                certificates.append(try DeveloperCertificate(der: der))
+            } catch var error as DecodeError {
+                error.reason = "DeveloperCertificates[\(index)]: \(error.reason)"
+                throw error
+            }
+        }
+        var unknown = PlistDictionary()
+        for (key, value) in dict where !knownKeys.contains(key) { unknown[key] = value }
+        let platforms = try dict.strings("Platform") ?? []
+        return ProvisioningProfile(
+            uuid: uuid,
+            name: try dict.requiredString("Name"),
+            appIDName: try dict.string("AppIDName"),
+            applicationIdentifierPrefixes: try dict.strings("ApplicationIdentifierPrefix") ?? [],
+            teamIdentifiers: try dict.strings("TeamIdentifier") ?? [],
+            teamName: try dict.string("TeamName"),
+            platforms: platforms.isEmpty ? ["iOS"] : platforms,
+            creationDate: try dict.requiredDate("CreationDate"),
+            expirationDate: try dict.requiredDate("ExpirationDate"),
+            devices: try dict.strings("ProvisionedDevices") ?? [],
+            provisionsAllDevices: try dict.bool("ProvisionsAllDevices") ?? false,
+            xcodeManaged: try dict.bool("IsXcodeManaged"),
+            ppqCheck: try dict.bool("PPQCheck"),
+            timeToLive: try dict.integer("TimeToLive"),
+            version: try dict.integer("Version"),
+            entitlements: try dict.dictionary("Entitlements") ?? PlistDictionary(),
+            certificates: certificates,
+            derEncodedProfile: try dict.data("DER-Encoded-Profile"),
+            unknownKeys: unknown,
+            rawPlist: rawPlist,
+            envelopeCertificateCount: envelopeCertificates)
+    }
+}
+
+/// Cheap content sniffing: what a file is, from its first bytes.
+package enum PlistSniffer {
+    /// `bplist`, or (after an optional UTF-8 BOM and whitespace) `<?xml`, `<!DOCTYPE` or `<plist`.
+    package static func looksLikePlist<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool
+    where Bytes.Index == Int {
+        if bytes.starts(with: Array("bplist".utf8)) { return true }
+        var index = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+        while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        let rest = bytes[index...]
+        return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<!DOCTYPE".utf8))
+            || rest.starts(with: Array("<plist".utf8))
+    }
+}

@@ -1,1 +1,0 @@
-// Walks folders and feeds decoded files into the catalogue.

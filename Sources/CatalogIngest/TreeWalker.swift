@@ -1,0 +1,152 @@
+import Foundation
+
+/// Walks folders and reports the candidates in them: profiles, `.app`/`.appex` bundles (and the
+/// extensions and watch apps nested in them), `.xcarchive` folders, `.ipa` files and stray
+/// `Info.plist` files. It does not descend into a bundle it reports, never follows a symlink to a
+/// folder (so loops and a link to `/` cost nothing), and reports unreadable folders as problems.
+package struct TreeWalker {
+    package struct Problem: Sendable, Equatable {
+        package var path: String
+        package var message: String
+    }
+
+    package var excludes: [String]
+    package private(set) var problems: [Problem] = []
+    package private(set) var skippedSymlinks = 0
+
+    package init(excludes: [String] = []) {
+        self.excludes = excludes
+    }
+
+    /// Calls `visit` for each candidate under `root`, in a stable (sorted) order.
+    package mutating func walk(_ root: String, _ visit: (Candidate) throws -> Void) rethrows {
+        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            problems.append(Problem(path: root, message: "cannot read: \(String(cString: strerror(errno)))"))
+            return
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            if let candidate = bundleCandidate(root, parent: nil) {
+                try visit(candidate)
+                try visitNested(in: candidate, visit)
+            } else {
+                try walkFolder(root, depth: 0, visit)
+            }
+        } else if let candidate = fileCandidate(root) {
+            try visit(candidate)
+        }
+    }
+
+    private mutating func walkFolder(_ folder: String, depth: Int, _ visit: (Candidate) throws -> Void) rethrows {
+        guard depth < 64 else {
+            problems.append(Problem(path: folder, message: "folder nesting deeper than 64 levels; not descended"))
+            return
+        }
+        guard let entries = listFolder(folder) else { return }
+        for (name, type) in entries {
+            let path = folder == "/" ? "/" + name : folder + "/" + name
+            if isExcluded(path, name: name) { continue }
+            var kind = type
+            if kind == .unknown || kind == .symlink {
+                var info = stat()
+                if lstat(path, &info) != 0 { continue }  // vanished mid-walk
+                let isLink = (info.st_mode & S_IFMT) == S_IFLNK
+                if isLink {
+                    if stat(path, &info) != 0 { continue }  // dangling link
+                    if (info.st_mode & S_IFMT) == S_IFDIR { skippedSymlinks += 1; continue }
+                }
+                kind = (info.st_mode & S_IFMT) == S_IFDIR ? .directory : (info.st_mode & S_IFMT) == S_IFREG ? .file : .other
+            }
+            switch kind {
+            case .directory:
+                if let candidate = bundleCandidate(path, parent: nil) {
+                    try visit(candidate)
+                    try visitNested(in: candidate, visit)
+                } else {
+                    try walkFolder(path, depth: depth + 1, visit)
+                }
+            case .file:
+                if let candidate = fileCandidate(path) { try visit(candidate) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Extensions (`PlugIns/*.appex`) and watch apps (`Watch/*.app`) inside an app are builds of
+    /// their own, with the app as parent. Archives and other bundles are not entered.
+    private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
+        guard candidate.kind == .app else { return }
+        for sub in ["PlugIns", "Watch", "Contents/PlugIns", "Contents/Library/LoginItems"] {
+            let folder = candidate.path + "/" + sub
+            guard let entries = listFolder(folder, reportErrors: false) else { continue }
+            for (name, type) in entries where type == .directory || type == .unknown {
+                guard name.hasSuffix(".appex") || name.hasSuffix(".app") else { continue }
+                let nested = Candidate(kind: .app, path: folder + "/" + name, parentPath: candidate.path)
+                try visit(nested)
+                try visitNested(in: nested, visit)
+            }
+        }
+    }
+
+    private func bundleCandidate(_ path: String, parent: String?) -> Candidate? {
+        if path.hasSuffix(".xcarchive") { return Candidate(kind: .xcarchive, path: path, parentPath: parent) }
+        if path.hasSuffix(".app") || path.hasSuffix(".appex") {
+            return Candidate(kind: .app, path: path, parentPath: parent)
+        }
+        return nil
+    }
+
+    private func fileCandidate(_ path: String) -> Candidate? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if name.hasSuffix(".mobileprovision") || name.hasSuffix(".provisionprofile") {
+            return Candidate(kind: .profile, path: path)
+        }
+        if name.hasSuffix(".ipa") { return Candidate(kind: .ipa, path: path) }
+        if name == "Info.plist" { return Candidate(kind: .infoPlist, path: path) }
+        return nil
+    }
+
+    private func isExcluded(_ path: String, name: String) -> Bool {
+        excludes.contains { pattern in
+            fnmatch(pattern, name, 0) == 0 || fnmatch(pattern, path, 0) == 0
+        }
+    }
+
+    private enum EntryType { case file, directory, symlink, other, unknown }
+
+    /// The folder's entries sorted by name, with the type `readdir` reports (no stat per entry).
+    private mutating func listFolder(_ folder: String, reportErrors: Bool = true) -> [(String, EntryType)]? {
+        guard let dir = opendir(folder) else {
+            if reportErrors {
+                problems.append(Problem(path: folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
+            }
+            return nil
+        }
+        defer { closedir(dir) }
+        var entries: [(String, EntryType)] = []
+        while let entry = readdir(dir) {
+            let decoded = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
+                String(validating: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let name = decoded else {
+                // A lossy repair would name a different file; the catalogue keys paths as text.
+                problems.append(Problem(path: folder, message: "skipped an entry whose name is not valid UTF-8"))
+                continue
+            }
+            if name == "." || name == ".." { continue }
+            let type: EntryType
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): type = .file
+            case Int32(DT_DIR): type = .directory
+            case Int32(DT_LNK): type = .symlink
+            case Int32(DT_UNKNOWN): type = .unknown
+            default: type = .other
+            }
+            entries.append((name, type))
+        }
+        entries.sort { $0.0 < $1.0 }
+        return entries
+    }
+}

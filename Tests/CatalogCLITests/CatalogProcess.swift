@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Runs the built `catalog` executable as a child process and captures what it printed.
+struct CatalogProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package root, three levels above this file.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    static var fixtures: String { packageRoot + "/Fixtures" }
+
+    /// `../shared/real-corpus` beside the checkout, when present (CI has it).
+    static var realCorpus: String? {
+        let path = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
+        return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
+    }
+
+    /// The executable: `$CATALOG_BIN`, else `catalog` beside the test bundle (the build folder).
+    static var executable: String {
+        if let path = ProcessInfo.processInfo.environment["CATALOG_BIN"] { return path }
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("catalog").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return Bundle.main.bundleURL.appendingPathComponent("catalog").path
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "CATALOG_DB")
+        env.removeValue(forKey: "NO_COLOR")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so a large output cannot deadlock the child.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Parses stdout as JSON (objects as `[String: Any]`).
+    static func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+}
