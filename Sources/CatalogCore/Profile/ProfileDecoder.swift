@@ -59,7 +59,6 @@ package enum ProfileDecoder {
         }
         var unknown = PlistDictionary()
         for (key, value) in dict where !knownKeys.contains(key) { unknown[key] = value }
-        let platforms = try dict.strings("Platform") ?? []
         return ProvisioningProfile(
             uuid: uuid,
             name: try dict.requiredString("Name"),
@@ -67,7 +66,7 @@ package enum ProfileDecoder {
             applicationIdentifierPrefixes: try dict.strings("ApplicationIdentifierPrefix") ?? [],
             teamIdentifiers: try dict.strings("TeamIdentifier") ?? [],
             teamName: try dict.string("TeamName"),
-            platforms: platforms.isEmpty ? ["iOS"] : platforms,
+            platforms: try dict.strings("Platform") ?? [],
             creationDate: try dict.requiredDate("CreationDate"),
             expirationDate: try dict.requiredDate("ExpirationDate"),
             devices: try dict.strings("ProvisionedDevices") ?? [],

@@ -9,7 +9,7 @@ public struct ProvisioningProfile: Sendable {
     public var applicationIdentifierPrefixes: [String]
     public var teamIdentifiers: [String]
     public var teamName: String?
-    /// `Platform`, or `["iOS"]` when the key is absent (2013-era profiles).
+    /// `Platform` as written; empty when the key is absent (2013-era profiles), which means iOS.
     public var platforms: [String]
     public var creationDate: Date
     public var expirationDate: Date
@@ -73,6 +73,9 @@ extension ProvisioningProfile {
     }
 
     public var teamID: String? { teamIdentifiers.first ?? applicationIdentifierPrefixes.first }
+
+    /// The platforms the profile is for, with an absent `Platform` read as iOS.
+    public var effectivePlatforms: [String] { platforms.isEmpty ? ["iOS"] : platforms }
 
     public var isMacOS: Bool { platforms.contains { $0 == "OSX" || $0 == "macOS" } }
 

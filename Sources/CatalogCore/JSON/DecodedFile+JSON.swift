@@ -1,11 +1,11 @@
-import CatalogCore
+
 import Foundation
 
 // The JSON shape of decoded files. Key names are a contract with users' scripts (issue #2): keep
 // them; add new keys rather than rename.
 
 extension ProvisioningProfile {
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("type", .string("profile")),
             ("uuid", .string(uuid)),
@@ -42,7 +42,7 @@ extension ProvisioningProfile {
 }
 
 extension DeveloperCertificate {
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("common_name", .optional(commonName)),
             ("team_id", .optional(teamID)),
@@ -59,7 +59,7 @@ extension DeveloperCertificate {
 
 extension AppInfo {
     /// The Info.plist fields, shared by `info-plist` objects and bundle objects.
-    var jsonFields: [(String, JSONValue)] {
+    package var jsonFields: [(String, JSONValue)] {
         [
             ("bundle_id", .optional(bundleID)),
             ("short_version", .string(shortVersion)),
@@ -78,7 +78,7 @@ extension AppInfo {
 }
 
 extension BuildArtifact {
-    var json: JSONValue {
+    package var json: JSONValue {
         var fields: [(String, JSONValue)] = [("type", .string(sourceKind.rawValue)), ("path", .string(path))]
         fields += info.jsonFields
         fields += [
@@ -99,7 +99,7 @@ extension BuildArtifact {
 }
 
 extension DecodedFile {
-    func json(path: String) -> JSONValue {
+    package func json(path: String) -> JSONValue {
         switch self {
         case .profile(let profile):
             guard case .object(var fields) = profile.json else { return profile.json }
