@@ -218,6 +218,14 @@ import Testing
         #expect(Self.errorKind { _ = try ZipArchive(path: Self.fixture("")) } == .unreadable)  // a directory
     }
 
+    @Test func fifoIsRefusedWithoutBlocking() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("catalog-zip-fifo-\(UUID().uuidString)").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(Self.errorKind { _ = try ZipArchive(path: path) } == .unreadable)
+    }
+
     @Test func entryOffsetsPastEndOfFile() throws {
         let archive = try ZipArchive(path: Self.fixture("bad-offsets.zip"))
         #expect(archive.entries.map(\.name) == ["ok.txt", "far.txt", "long.txt"])

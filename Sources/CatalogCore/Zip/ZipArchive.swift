@@ -314,7 +314,8 @@ private struct ZipFile {
     let size: UInt64
 
     init(path: String) throws {
-        let fd = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then rejected below).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             throw DecodeError(.unreadable, "cannot open: \(String(cString: strerror(errno)))")
         }
