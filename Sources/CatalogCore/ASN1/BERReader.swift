@@ -245,6 +245,9 @@ extension BERReader {
             position += 1
             var length: Int? = nil
             if lengthOctet < 0x80 {
+                guard Int(lengthOctet) <= limit - position else {
+                    throw fail("length \(lengthOctet) exceeds the \(limit - position) bytes available", lengthOffset)
+                }
                 length = Int(lengthOctet)
             } else if lengthOctet == 0x80 {
                 guard isConstructed else { throw fail("indefinite length on a primitive element", lengthOffset) }
@@ -273,7 +276,7 @@ extension BERReader {
             let contentEnd: Int
             let endOffset: Int
             if let length {
-                // `length <= limit - position` was checked above, so this cannot overflow.
+                // Both length forms checked `length <= limit - position`: no overflow, no overrun.
                 contentEnd = position + length
                 endOffset = contentEnd
                 if isConstructed {
