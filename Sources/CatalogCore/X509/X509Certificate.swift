@@ -50,8 +50,8 @@ package struct X509Certificate: Sendable, Equatable {
             _ = try certificate.read(.bitString, "signatureValue")
             return tbs
         }
-        var fields = reader.children(of: tbs)
         guard tbs.isConstructed else { throw reader.error("tbsCertificate: expected a constructed SEQUENCE", at: tbs) }
+        var fields = reader.children(of: tbs)
         if let version = fields.readOptional(.contextSpecific(0)) {
             _ = try reader.integerBytes(try reader.explicit(version, 0, "version"), "version")
         }
@@ -131,6 +131,7 @@ package struct X509Certificate: Sendable, Equatable {
         guard node.tag.tagClass == .universal else { return nil }
         switch node.tag {
         case .utf8String:
+            // Invalid UTF-8 becomes U+FFFD rather than failing the whole certificate.
             return String(decoding: try reader.stringBytes(node), as: UTF8.self)
         case .printableString, .ia5String, .visibleString, .numericString, .t61String:
             // ASCII types; T61/Teletex is read as Latin-1, as most software does. Out-of-range
