@@ -1,0 +1,258 @@
+import Foundation
+
+/// The subset of an X.509 certificate (RFC 5280 §4.1) a profile's signing certificates are
+/// indexed by. Nothing is verified.
+///
+/// ```
+/// Certificate ::= SEQUENCE {
+///   tbsCertificate TBSCertificate,
+///   signatureAlgorithm AlgorithmIdentifier,
+///   signatureValue BIT STRING }
+///
+/// TBSCertificate ::= SEQUENCE {
+///   version [0] EXPLICIT Version DEFAULT v1,
+///   serialNumber CertificateSerialNumber,        -- INTEGER
+///   signature AlgorithmIdentifier,
+///   issuer Name,
+///   validity Validity,
+///   subject Name,
+///   subjectPublicKeyInfo SubjectPublicKeyInfo,
+///   issuerUniqueID [1] IMPLICIT UniqueIdentifier OPTIONAL,
+///   subjectUniqueID [2] IMPLICIT UniqueIdentifier OPTIONAL,
+///   extensions [3] EXPLICIT Extensions OPTIONAL }
+///
+/// Validity ::= SEQUENCE { notBefore Time, notAfter Time }
+/// Time ::= CHOICE { utcTime UTCTime, generalTime GeneralizedTime }
+///
+/// Name ::= SEQUENCE OF RelativeDistinguishedName           -- RDNSequence
+/// RelativeDistinguishedName ::= SET OF AttributeTypeAndValue
+/// AttributeTypeAndValue ::= SEQUENCE { type OBJECT IDENTIFIER, value ANY DEFINED BY type }
+/// ```
+///
+/// Where a name holds an attribute more than once, the first occurrence is reported.
+package struct X509Certificate: Sendable, Equatable {
+    package let subjectCommonName: String?
+    package let subjectOrganizationalUnit: String?
+    package let subjectOrganization: String?
+    package let issuerCommonName: String?
+    /// Uppercase hex as `openssl x509 -noout -serial` prints it: the magnitude's octets, `-` before a
+    /// negative number, `00` for zero.
+    package let serialHex: String
+    package let notBefore: Date
+    package let notAfter: Date
+
+    /// Throws `DecodeError` of kind `.malformedCertificate`, with the byte offset in `der`.
+    package init(der: [UInt8]) throws {
+        let reader = try BERReader(bytes: der, errorKind: .malformedCertificate)
+        let tbs = try reader.sequence(reader.root, "Certificate") { certificate in
+            let tbs = try certificate.read(.sequence, "tbsCertificate")
+            _ = try certificate.read(.sequence, "signatureAlgorithm")
+            _ = try certificate.read(.bitString, "signatureValue")
+            return tbs
+        }
+        guard tbs.isConstructed else { throw reader.error("tbsCertificate: expected a constructed SEQUENCE", at: tbs) }
+        var fields = reader.children(of: tbs)
+        if let version = fields.readOptional(.contextSpecific(0)) {
+            _ = try reader.integerBytes(try reader.explicit(version, 0, "version"), "version")
+        }
+        let serial = try reader.integerBytes(try fields.read(.integer, "serialNumber"), "serialNumber")
+        serialHex = Self.opensslHex(serial)
+        _ = try fields.read(.sequence, "signature")
+        let issuer = try Self.parseName(try fields.read(.sequence, "issuer"), reader)
+        (notBefore, notAfter) = try reader.sequence(try fields.read(.sequence, "validity"), "validity") { validity in
+            let notBefore = try Self.parseTime(try validity.read("notBefore"), reader)
+            let notAfter = try Self.parseTime(try validity.read("notAfter"), reader)
+            return (notBefore, notAfter)
+        }
+        let subject = try Self.parseName(try fields.read(.sequence, "subject"), reader)
+        _ = try fields.read(.sequence, "subjectPublicKeyInfo")
+        // The unique identifiers and extensions are not needed.
+
+        issuerCommonName = issuer[Self.commonName]
+        subjectCommonName = subject[Self.commonName]
+        subjectOrganizationalUnit = subject[Self.organizationalUnit]
+        subjectOrganization = subject[Self.organization]
+    }
+
+    // MARK: Serial number
+
+    /// What OpenSSL's `i2a_ASN1_INTEGER` prints for a minimal two's-complement INTEGER.
+    static func opensslHex(_ octets: ArraySlice<UInt8>) -> String {
+        guard let first = octets.first else { return "00" }
+        if first & 0x80 == 0 {
+            let magnitude = octets.count > 1 && first == 0 ? octets.dropFirst() : octets
+            return Digest.hex(magnitude)
+        }
+        // Negative: print "-" and the magnitude (two's complement negated), without a leading 00.
+        var magnitude = octets.map { ~$0 }
+        var index = magnitude.count - 1
+        while index >= 0 {
+            let (sum, carry) = magnitude[index].addingReportingOverflow(1)
+            magnitude[index] = sum
+            if !carry { break }
+            index -= 1
+        }
+        let trimmed = magnitude.drop { $0 == 0 }
+        return "-" + Digest.hex(trimmed.isEmpty ? [0] : Array(trimmed))
+    }
+
+    // MARK: Names
+
+    /// DER contents of the attribute type OIDs 2.5.4.3, 2.5.4.11 and 2.5.4.10.
+    static let commonName: [UInt8] = [0x55, 0x04, 0x03]
+    static let organizationalUnit: [UInt8] = [0x55, 0x04, 0x0B]
+    static let organization: [UInt8] = [0x55, 0x04, 0x0A]
+
+    /// The first value of each attribute type in `name`, keyed by the type's OID content octets.
+    private static func parseName(_ name: BERNode, _ reader: BERReader) throws -> [[UInt8]: String] {
+        var values: [[UInt8]: String] = [:]
+        try reader.sequence(name, "Name") { rdns in
+            while let rdn = rdns.next() {
+                try reader.constructed(rdn, .set, "RelativeDistinguishedName") { attributes in
+                    while let attribute = attributes.next() {
+                        try reader.sequence(attribute, "AttributeTypeAndValue") { pair in
+                            let type = try pair.read(.objectIdentifier, "AttributeType")
+                            _ = try reader.objectIdentifier(type, "AttributeType")
+                            let value = try pair.read("AttributeValue")
+                            let key = Array(reader.content(of: type))
+                            if values[key] == nil, let text = try decodeString(value, reader) {
+                                values[key] = text
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return values
+    }
+
+    /// A directory string's text; `nil` for a value that is not a string type.
+    static func decodeString(_ node: BERNode, _ reader: BERReader) throws -> String? {
+        guard node.tag.tagClass == .universal else { return nil }
+        switch node.tag {
+        case .utf8String:
+            // Invalid UTF-8 becomes U+FFFD rather than failing the whole certificate.
+            return String(decoding: try reader.stringBytes(node), as: UTF8.self)
+        case .printableString, .ia5String, .visibleString, .numericString, .t61String:
+            // ASCII types; T61/Teletex is read as Latin-1, as most software does. Out-of-range
+            // octets in the ASCII types are read as Latin-1 too rather than rejected.
+            return String(String.UnicodeScalarView(try reader.stringBytes(node).map { Unicode.Scalar($0) }))
+        case .bmpString:
+            let octets = try reader.stringBytes(node)
+            guard octets.count % 2 == 0 else { throw reader.error("BMPString of odd length", at: node) }
+            let units = stride(from: 0, to: octets.count, by: 2).map { UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]) }
+            return String(decoding: units, as: UTF16.self)
+        case .universalString:
+            let octets = try reader.stringBytes(node)
+            guard octets.count % 4 == 0 else { throw reader.error("UniversalString length not a multiple of 4", at: node) }
+            var scalars = String.UnicodeScalarView()
+            for start in stride(from: 0, to: octets.count, by: 4) {
+                let value = octets[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+            }
+            return String(scalars)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Times
+
+    /// A UTCTime (`YYMMDDhhmm[ss](Z|±hhmm)`; YY < 50 is 20YY, else 19YY, RFC 5280 §4.1.2.5.1) or
+    /// GeneralizedTime (`YYYYMMDDhhmm[ss[.fff]](Z|±hhmm)`) as a UTC `Date`.
+    static func parseTime(_ node: BERNode, _ reader: BERReader) throws -> Date {
+        let isUTC: Bool
+        switch node.tag {
+        case .utcTime: isUTC = true
+        case .generalizedTime: isUTC = false
+        default: throw reader.error("expected UTCTime or GeneralizedTime, found \(node.tag)", at: node)
+        }
+        let text = try reader.stringBytes(node)
+        guard let seconds = parseTimeText(text, isUTC: isUTC) else {
+            let printable = String(decoding: text.prefix(40), as: UTF8.self)
+            throw reader.error("invalid \(isUTC ? "UTCTime" : "GeneralizedTime") \"\(printable)\"", at: node)
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Seconds since 1970 for the text of a UTCTime or GeneralizedTime, or `nil` if it is invalid.
+    static func parseTimeText(_ text: [UInt8], isUTC: Bool) -> Double? {
+        var position = 0
+        func digits(_ count: Int) -> Int? {
+            guard count <= text.count - position else { return nil }
+            var value = 0
+            for byte in text[position..<position + count] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            position += count
+            return value
+        }
+        func isDigit(_ at: Int) -> Bool { at < text.count && text[at] >= 0x30 && text[at] <= 0x39 }
+
+        var year: Int
+        if isUTC {
+            guard let yy = digits(2) else { return nil }
+            year = yy < 50 ? 2000 + yy : 1900 + yy
+        } else {
+            guard let yyyy = digits(4) else { return nil }
+            year = yyyy
+        }
+        guard let month = digits(2), let day = digits(2), let hour = digits(2), let minute = digits(2) else { return nil }
+        var second = 0
+        if isDigit(position) {
+            guard let value = digits(2) else { return nil }
+            second = value
+        }
+        var fraction = 0.0
+        if !isUTC, position < text.count, text[position] == UInt8(ascii: ".") || text[position] == UInt8(ascii: ",") {
+            position += 1
+            var scale = 0.1
+            guard isDigit(position) else { return nil }
+            while isDigit(position) {
+                fraction += Double(text[position] - 0x30) * scale
+                scale /= 10
+                position += 1
+            }
+        }
+        var offset = 0
+        guard position < text.count else { return nil }
+        switch text[position] {
+        case UInt8(ascii: "Z"):
+            position += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = text[position] == UInt8(ascii: "+") ? 1 : -1
+            position += 1
+            guard let offsetHours = digits(2), let offsetMinutes = digits(2),
+                  offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        default:
+            return nil
+        }
+        guard position == text.count else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
+              hour < 24, minute < 60, second <= 60 else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Double(seconds) + fraction
+    }
+
+    private static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (the civil-from-days inverse).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
