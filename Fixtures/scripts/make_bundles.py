@@ -91,8 +91,10 @@ def plists():
     }
     write(os.path.join(PLISTS, "framework.plist"), xml(fw))
     # A Go/Wails template named like an Info.plist: not a plist at all.
+    # Like Wails' build/darwin/Info.plist: no XML declaration, template actions as text between
+    # elements (CoreFoundation rejects non-whitespace text inside <dict>; plistlib rejects the file
+    # because it does not start with <?xml or <plist).
     write(os.path.join(PLISTS, "not-a-plist.plist"), (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
         '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n'
         '<plist version="1.0">\n'
