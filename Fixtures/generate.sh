@@ -12,8 +12,10 @@ command -v python3 >/dev/null || { echo "generate.sh: python3 is required" >&2; 
 rm -rf "$here/certs" "$here/profiles" "$here/plists" "$here/bundles" "$here/ipa" "$here/malformed"
 rm -f "$here/expected.json"
 
-python3 "$here/scripts/make_profiles.py"
-[ -f "$here/scripts/make_bundles.py" ] && python3 "$here/scripts/make_bundles.py"
-[ -f "$here/scripts/make_expected.py" ] && python3 "$here/scripts/make_expected.py"
+python3 "$here/scripts/make_profiles.py"   # certs/, profiles/, malformed/*.mobileprovision
+python3 "$here/scripts/make_bundles.py"    # plists/, bundles/, ipa/, malformed/ bundle inputs
+python3 "$here/scripts/make_expected.py"   # expected.json, from the files via openssl + plistlib
+bash "$here/scripts/check_envelopes.sh"    # asn1parse proof of the BER/chunked/duplicate forms
+# Generic zip edge cases (Fixtures/zip/) are owned by make_zips.py, written separately.
 [ -f "$here/scripts/make_zips.py" ] && python3 "$here/scripts/make_zips.py"
 echo "fixtures regenerated under $here"

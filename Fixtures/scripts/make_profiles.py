@@ -8,11 +8,13 @@ deterministic and `-noattr` leaves no signing time), all dates are fixed.
 Outputs: Fixtures/certs/, Fixtures/profiles/, Fixtures/malformed/*.mobileprovision.
 """
 
+import atexit
 import datetime as dt
 import hashlib
 import os
 import plistlib
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,7 @@ CERTS = os.path.join(HERE, "certs")
 PROFILES = os.path.join(HERE, "profiles")
 MALFORMED = os.path.join(HERE, "malformed")
 WORK = tempfile.mkdtemp(prefix="catalog-fixtures-")
+atexit.register(shutil.rmtree, WORK, True)
 
 OID = {
     "UID": "0.9.2342.19200300.100.1.1",
