@@ -133,7 +133,7 @@ def describe_profile(path):
         "app_id_name": p.get("AppIDName"),
         "team_id": teams[0],
         "team_name": p.get("TeamName"),
-        "platforms": list(platforms),
+        "platforms": list(p.get("Platform") or []),  # as written; kind reads absent as iOS
         "platform_key_present": "Platform" in p,
         "kind": kind(p, platforms, gta),
         "xcode_managed": p.get("IsXcodeManaged"),
@@ -315,7 +315,7 @@ def main():
                      "no devices: app-store. No Platform key: iOS.",
         "notes": "Computed by Fixtures/scripts/make_expected.py from the files only (openssl cms/x509/"
                  "pkcs7, plistlib, zipfile). Dates are UTC. Serials and fingerprints are uppercase hex "
-                 "as openssl prints them. platforms defaults to [\"iOS\"] when Platform is absent "
+                 "as openssl prints them. platforms is Platform as written ([] when absent; the kind reads that as iOS) "
                  "(platform_key_present tells). files lists profile and Info.plist candidates under "
                  "profiles/, plists/, bundles/ (xcarchive top-level Info.plist is in builds, not files). "
                  "envelope_certificates is the raw count in the CMS certificates SET, duplicates included.",
