@@ -55,7 +55,7 @@ package enum ArchiveReader {
         artifact.archivedAt = archiveInfo["CreationDate"]?.date
         artifact.scheme = archiveInfo.lenientString("SchemeName") ?? archiveInfo.lenientString("Name")
         artifact.signingIdentity = properties?.lenientString("SigningIdentity")
-        artifact.teamID = properties?.lenientString("Team") ?? artifact.profile?.teamID
+        artifact.teamID = properties?.lenientString("Team")
         return artifact
     }
 }
