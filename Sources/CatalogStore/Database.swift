@@ -8,6 +8,9 @@ import Foundation
 /// in a single isolation domain (one task, actor or thread). Code that needs concurrency opens one
 /// connection per task; WAL mode lets readers run alongside the single writer, and the busy timeout
 /// makes a second writer wait instead of failing at once.
+///
+/// Statements run through `execute`/`query` are prepared once and cached by their SQL text, so SQL
+/// should be constant strings with `?`/`:name` parameters — which is also the only way values get in.
 package final class Connection {
     package enum TransactionKind: String, Sendable {
         case deferred = "DEFERRED"

@@ -45,6 +45,18 @@ import Testing
         #expect(try directory.contents().contains("missing.sqlite") == false)
     }
 
+    @Test func aMissingFolderIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("no/such/folder/db.sqlite")
+        let error = try #require(throws: StoreError.self) { try Connection(path: path) }
+        guard case .cannotOpen(let errorPath, _) = error else {
+            Issue.record("expected cannotOpen, got \(error)")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(error.description.hasPrefix("cannot open catalogue \(path): "))
+    }
+
     // MARK: Values
 
     @Test func boundParametersRoundTripHostileValuesByteForByte() throws {
