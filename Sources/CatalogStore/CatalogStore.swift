@@ -1,1 +1,0 @@
-// The SQLite-backed catalogue. See Database.swift.

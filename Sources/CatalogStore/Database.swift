@@ -1,0 +1,232 @@
+import CCatalogSQLite
+import Foundation
+
+/// One connection to a SQLite database file, with a cache of prepared statements.
+///
+/// Opened with `SQLITE_OPEN_NOMUTEX`: SQLite does no locking of its own for this handle. That is
+/// safe because `Connection` is deliberately not `Sendable` — Swift's checker keeps each connection
+/// in a single isolation domain (one task, actor or thread). Code that needs concurrency opens one
+/// connection per task; WAL mode lets readers run alongside the single writer, and the busy timeout
+/// makes a second writer wait instead of failing at once.
+///
+/// Statements run through `execute`/`query` are prepared once and cached by their SQL text, so SQL
+/// should be constant strings with `?`/`:name` parameters — which is also the only way values get in.
+package final class Connection {
+    package enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        /// Takes the write lock at BEGIN, so a read-then-write transaction cannot fail half-way with SQLITE_BUSY.
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
+    package static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    package let path: String
+    package let isReadOnly: Bool
+    private let db: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// Opens (and, unless `readOnly`, creates) the database at `path`.
+    ///
+    /// A file created here gets mode 0600 — catalogues list team names, device UDIDs and
+    /// certificates. An existing file keeps its mode. Foreign keys are switched on, a busy timeout is
+    /// set, and the file is checked to be SQLite before anything is written. With `wal` (the default
+    /// for read-write connections) the journal mode is switched to WAL; ``openCatalogue(path:readOnly:migrator:)``
+    /// defers that until it knows the schema is one it may touch.
+    package init(path: String, readOnly: Bool = false, wal: Bool = true) throws {
+        if !readOnly { try Self.createPrivateFileIfMissing(path) }
+        var handle: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(db: handle, code: code, sql: nil)
+            sqlite3_close_v2(handle)
+            throw StoreError.cannotOpen(path: path, reason: error.message)
+        }
+        self.db = handle
+        self.path = path
+        self.isReadOnly = readOnly
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+
+        // The first read of the header tells a SQLite file from anything else, and writes nothing.
+        do {
+            _ = try query("SELECT count(*) FROM sqlite_master")
+        } catch let error as SQLiteError where error.primaryCode == SQLiteError.notADatabase {
+            throw StoreError.notADatabase(path: path)
+        }
+        try execute("PRAGMA foreign_keys = ON")
+        if wal && !readOnly { try enableWAL() }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        // close_v2 waits for any statement still referenced elsewhere to be finalized.
+        sqlite3_close_v2(db)
+    }
+
+    /// Switches the file to write-ahead logging (persistent: recorded in the file header).
+    package func enableWAL() throws {
+        _ = try query("PRAGMA journal_mode = WAL")
+    }
+
+    // MARK: Running statements
+
+    /// Runs one statement with positional parameters; returns the number of rows it changed.
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int {
+        try withStatement(sql) { statement in
+            try statement.bind(parameters)
+            while try statement.step() {}
+        }
+        return changes
+    }
+
+    /// Runs one statement with named parameters (`:name`, `@name` or `$name`).
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [String: SQLValue]) throws -> Int {
+        try withStatement(sql) { statement in
+            try statement.bind(parameters)
+            while try statement.step() {}
+        }
+        return changes
+    }
+
+    /// Runs a script of several statements without parameters (migrations). Statements are not
+    /// cached; an error names the statement that failed.
+    package func executeScript(_ sql: String) throws {
+        try sql.withCString { start in
+            var cursor = start
+            while cursor.pointee != 0 {
+                var handle: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(db, cursor, -1, &handle, &tail)
+                let end = tail ?? cursor + strlen(cursor)
+                let text = String(decoding: UnsafeRawBufferPointer(start: cursor, count: cursor.distance(to: end)),
+                                  as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                guard code == SQLITE_OK else {
+                    sqlite3_finalize(handle)
+                    throw SQLiteError(db: db, code: code, sql: text)
+                }
+                guard end > cursor else { return }
+                cursor = end
+                guard let handle else { continue }  // only comments or whitespace
+                defer { sqlite3_finalize(handle) }
+                var step: Int32
+                repeat { step = sqlite3_step(handle) } while step == SQLITE_ROW
+                guard step == SQLITE_DONE else { throw SQLiteError(db: db, code: step, sql: text) }
+            }
+        }
+    }
+
+    /// All rows of a query.
+    package func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> [Row] {
+        var rows: [Row] = []
+        try forEachRow(sql, parameters) { rows.append($0) }
+        return rows
+    }
+
+    package func query(_ sql: String, _ parameters: [String: SQLValue]) throws -> [Row] {
+        var rows: [Row] = []
+        try withStatement(sql) { statement in
+            try statement.bind(parameters)
+            while try statement.step() { rows.append(statement.row()) }
+        }
+        return rows
+    }
+
+    /// The first row of a query, if any.
+    package func queryFirst(_ sql: String, _ parameters: [SQLValue] = []) throws -> Row? {
+        try withStatement(sql) { statement in
+            try statement.bind(parameters)
+            return try statement.step() ? statement.row() : nil
+        }
+    }
+
+    /// Calls `body` for each row as it is read, without collecting them.
+    package func forEachRow(_ sql: String, _ parameters: [SQLValue] = [],
+                            _ body: (Row) throws -> Void) throws {
+        try withStatement(sql) { statement in
+            try statement.bind(parameters)
+            while try statement.step() { try body(statement.row()) }
+        }
+    }
+
+    /// A statement that is not cached, for callers that manage binding and stepping themselves.
+    package func prepare(_ sql: String) throws -> Statement {
+        try Statement(db: db, sql: sql, persistent: false)
+    }
+
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    package var changes: Int { Int(sqlite3_changes(db)) }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Inside another transaction it becomes a savepoint, so it still rolls back only its own work.
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            savepointDepth += 1
+            defer { savepointDepth -= 1 }
+            let name = "catalog_sp\(savepointDepth)"
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                _ = try? execute("ROLLBACK TO \(name)")
+                _ = try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    // MARK: Private
+
+    /// Runs `body` with the cached statement for `sql` (prepared on first use), reset afterwards.
+    /// A statement already in use further up the stack is not shared: a fresh one is prepared.
+    private func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement: Statement
+        if let cached = statementCache[sql], !cached.isBusy {
+            statement = cached
+        } else if statementCache[sql] == nil {
+            statement = try Statement(db: db, sql: sql, persistent: true)
+            statementCache[sql] = statement
+        } else {
+            statement = try Statement(db: db, sql: sql, persistent: false)
+        }
+        statement.isBusy = true
+        defer {
+            statement.reset()
+            statement.isBusy = false
+        }
+        return try body(statement)
+    }
+
+    /// Creates an empty file with mode 0600 if nothing exists at `path`, so SQLite opens a private
+    /// file rather than creating one with the umask's default (usually world-readable).
+    private static func createPrivateFileIfMissing(_ path: String) throws {
+        guard !path.isEmpty, path != ":memory:" else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+        } else if errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Brings a catalogue's schema up to date: applies each migration it lacks, in order, each in its
+/// own `BEGIN IMMEDIATE` transaction, and records it in `schema_migrations`.
+///
+/// It refuses — and leaves untouched — a database recorded at a newer schema than this binary
+/// knows, and a SQLite database that has tables but no `schema_migrations` (not a catalogue).
+package struct Migrator: Sendable {
+    package let migrations: [Migration]
+
+    /// `migrations` must have strictly increasing, positive ids.
+    package init(migrations: [Migration] = Migration.all) throws {
+        for (previous, next) in zip(migrations, migrations.dropFirst()) where next.id <= previous.id {
+            throw StoreError.invalidMigrations(
+                reason: "migration \(next.id)_\(next.name) does not follow \(previous.id)_\(previous.name)")
+        }
+        if let first = migrations.first, first.id <= 0 {
+            throw StoreError.invalidMigrations(reason: "migration ids start at 1, found \(first.id)")
+        }
+        self.migrations = migrations
+    }
+
+    /// The newest schema version this binary knows.
+    package var latestVersion: Int { migrations.last?.id ?? 0 }
+
+    /// The highest migration id recorded in the database, 0 when it has none. Reads only.
+    package func currentVersion(of connection: Connection) throws -> Int {
+        guard try hasMigrationsTable(connection) else { return 0 }
+        return try connection.queryFirst("SELECT max(id) AS version FROM schema_migrations")?.int("version") ?? 0
+    }
+
+    /// Throws unless this binary may use the database: it must not be newer than this binary, and
+    /// must be a catalogue or empty. Reads only.
+    package func checkCompatible(_ connection: Connection) throws {
+        if try !hasMigrationsTable(connection) {
+            let objects = try connection.queryFirst(
+                "SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+            if objects?.int("n") ?? 0 > 0 { throw StoreError.notACatalogue(path: connection.path) }
+            return
+        }
+        let found = try currentVersion(of: connection)
+        if found > latestVersion {
+            throw StoreError.newerSchema(path: connection.path, found: found, known: latestVersion)
+        }
+    }
+
+    /// Migrations recorded in the database, in order, with when they were applied.
+    package func appliedMigrations(_ connection: Connection) throws -> [(id: Int, name: String, appliedAt: String)] {
+        guard try hasMigrationsTable(connection) else { return [] }
+        return try connection.query("SELECT id, name, applied_at FROM schema_migrations ORDER BY id").map {
+            ($0.int("id") ?? 0, $0.string("name") ?? "", $0.string("applied_at") ?? "")
+        }
+    }
+
+    /// Applies every migration newer than the database's version. Returns the ids applied.
+    @discardableResult
+    package func migrate(_ connection: Connection, now: Date = Date()) throws -> [Int] {
+        try checkCompatible(connection)
+        var applied: [Int] = []
+        for migration in migrations {
+            let didApply = try connection.transaction(.immediate) { () throws -> Bool in
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                try connection.execute("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        id INTEGER PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        applied_at TEXT NOT NULL
+                    )
+                    """)
+                let current = try currentVersion(of: connection)
+                if current > latestVersion {
+                    throw StoreError.newerSchema(path: connection.path, found: current, known: latestVersion)
+                }
+                guard migration.id > current else { return false }
+                try connection.executeScript(migration.sql)
+                if let violation = try connection.queryFirst("PRAGMA foreign_key_check") {
+                    throw SQLiteError(extendedCode: SQLiteError.constraintForeignKey,
+                                      message: "migration \(migration.id)_\(migration.name) left a dangling reference in \(violation.string("table") ?? "?")",
+                                      sql: "PRAGMA foreign_key_check")
+                }
+                try connection.execute("INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)",
+                                       [.integer(Int64(migration.id)), .text(migration.name), SQLValue(now)])
+                return true
+            }
+            if didApply { applied.append(migration.id) }
+        }
+        return applied
+    }
+
+    private func hasMigrationsTable(_ connection: Connection) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") != nil
+    }
+}

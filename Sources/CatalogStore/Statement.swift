@@ -1,0 +1,184 @@
+import CCatalogSQLite
+
+/// A prepared statement. Finalized when the last reference goes away.
+///
+/// Not `Sendable`: it belongs to its ``Connection``, which is used from one isolation domain.
+package final class Statement {
+    package let sql: String
+    private let handle: OpaquePointer
+    /// The connection's handle, for error messages. SQLite keeps the connection alive until every
+    /// statement is finalized (the connection is closed with `sqlite3_close_v2`).
+    private let db: OpaquePointer
+    /// Set while a caller iterates rows, so the connection's cache hands out a fresh statement to
+    /// a nested use of the same SQL instead of resetting this one under the caller's feet.
+    var isBusy = false
+
+    init(db: OpaquePointer, sql: String, persistent: Bool) throws {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(db, sql, -1, flags, &statement, &tail)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw SQLiteError(db: db, code: code, sql: sql)
+        }
+        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy(\.isWhitespace) {
+            sqlite3_finalize(statement)
+            throw SQLiteError(extendedCode: SQLITE_MISUSE,
+                              message: "more than one statement; use executeScript for scripts", sql: sql)
+        }
+        self.sql = sql
+        self.handle = statement
+        self.db = db
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding (indexes are 1-based, as in SQLite)
+
+    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    package func bind(_ value: SQLValue, at index: Int) throws {
+        let index = Int32(index)
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, index, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, index, real)
+        case .text(let text):
+            // Bound with its byte count so the text round-trips exactly. An empty buffer may have
+            // no base address, and a NULL pointer would bind NULL rather than ''.
+            var text = text
+            code = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    guard let base = chars.baseAddress, !chars.isEmpty else {
+                        return sqlite3_bind_text64(handle, index, "", 0, ccatalog_sqlite_transient(),
+                                                   UInt8(SQLITE_UTF8))
+                    }
+                    return sqlite3_bind_text64(handle, index, base, UInt64(chars.count),
+                                               ccatalog_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { raw in
+                raw.isEmpty
+                    ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : sqlite3_bind_blob64(handle, index, raw.baseAddress, UInt64(raw.count),
+                                          ccatalog_sqlite_transient())
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds a named parameter. `name` may carry its prefix (`:uuid`, `@uuid`, `$uuid`) or not (`uuid`).
+    package func bind(_ value: SQLValue, named name: String) throws {
+        let candidates = name.first.map { ":@$".contains($0) } == true ? [name] : [":", "@", "$"].map { $0 + name }
+        for candidate in candidates {
+            let index = sqlite3_bind_parameter_index(handle, candidate)
+            if index > 0 { return try bind(value, at: Int(index)) }
+        }
+        throw SQLiteError(extendedCode: SQLITE_RANGE, message: "no parameter named \(name)", sql: sql)
+    }
+
+    /// Binds every positional parameter; the count must match the statement's.
+    package func bind(_ values: [SQLValue]) throws {
+        guard values.count == parameterCount else {
+            throw SQLiteError(extendedCode: SQLITE_RANGE,
+                              message: "expected \(parameterCount) parameters, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
+    }
+
+    /// Binds named parameters; every parameter of the statement must be given.
+    package func bind(_ values: [String: SQLValue]) throws {
+        guard values.count == parameterCount else {
+            throw SQLiteError(extendedCode: SQLITE_RANGE,
+                              message: "expected \(parameterCount) parameters, got \(values.count)", sql: sql)
+        }
+        for (name, value) in values { try bind(value, named: name) }
+    }
+
+    /// Makes the statement ready to run again with new bindings.
+    package func reset() {
+        // sqlite3_reset repeats the last step's error, which was already thrown from step().
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Stepping
+
+    /// Runs the statement to its next row: true when a row is ready, false when done.
+    package func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            return false
+        default:
+            throw SQLiteError(db: db, code: code, sql: sql)
+        }
+    }
+
+    // MARK: Columns (0-based)
+
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    package lazy var columnNames: [String] = (0..<columnCount).map { index in
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    package func value(at index: Int) -> SQLValue {
+        let index = Int32(index)
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            // Ask for the text before its length (SQLite's documented order).
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            guard let blob = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .blob(Array(UnsafeRawBufferPointer(start: blob, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    package func int64(at index: Int) -> Int64? { value(at: index).int64 }
+    package func string(at index: Int) -> String? { value(at: index).string }
+    package func double(at index: Int) -> Double? { value(at: index).double }
+    package func blob(at index: Int) -> [UInt8]? { value(at: index).blob }
+
+    /// The current row, copied.
+    package func row() -> Row {
+        Row(columns: columnNames, values: (0..<columnCount).map(value(at:)))
+    }
+
+    // MARK: Private
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw SQLiteError(db: db, code: code, sql: sql) }
+    }
+}
+
+extension SQLiteError {
+    /// The connection's current error, or the bare code's text when the connection has none.
+    init(db: OpaquePointer?, code: Int32, sql: String?) {
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? code
+        // Trust the connection's code only when it agrees with the call's primary code.
+        let useExtended = (extended & 0xFF) == (code & 0xFF)
+        let message = useExtended ? db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } : nil
+        self.init(extendedCode: useExtended ? extended : code,
+                  message: message ?? String(cString: sqlite3_errstr(code)), sql: sql)
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+@testable import CatalogStore
+
+@Suite struct ConnectionTests {
+    // MARK: Opening
+
+    @Test func createsANewFileReadableOnlyByItsOwner() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        let connection = try Connection(path: path)
+        try connection.execute("CREATE TABLE t (x)")
+        try connection.execute("INSERT INTO t VALUES (1)")
+        #expect(try permissions(of: path) == 0o600)
+        // SQLite gives the WAL file the database's mode.
+        #expect(try permissions(of: path + "-wal") == 0o600)
+    }
+
+    @Test func anExistingFileKeepsItsMode() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("existing.sqlite")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let connection = try Connection(path: path)
+        try connection.execute("CREATE TABLE t (x)")
+        #expect(try permissions(of: path) == 0o644)
+    }
+
+    @Test func walForeignKeysAndBusyTimeoutAreOn() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        #expect(try connection.queryFirst("PRAGMA journal_mode")?[0] == .text("wal"))
+        #expect(try connection.queryFirst("PRAGMA foreign_keys")?[0] == .integer(1))
+        #expect(try connection.queryFirst("PRAGMA busy_timeout")?[0] == .integer(10_000))
+    }
+
+    @Test func readOnlyConnectionsCannotWriteOrCreate() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        try Connection(path: path).execute("CREATE TABLE t (x)")
+        let reader = try Connection(path: path, readOnly: true)
+        let error = try #require(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
+        #expect(error.primaryCode == SQLiteError.readOnly)
+        #expect(throws: StoreError.self) { try Connection(path: directory.path("missing.sqlite"), readOnly: true) }
+        #expect(try directory.contents().contains("missing.sqlite") == false)
+    }
+
+    @Test func aMissingFolderIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("no/such/folder/db.sqlite")
+        let error = try #require(throws: StoreError.self) { try Connection(path: path) }
+        guard case .cannotOpen(let errorPath, _) = error else {
+            Issue.record("expected cannotOpen, got \(error)")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(error.description.hasPrefix("cannot open catalogue \(path): "))
+    }
+
+    // MARK: Values
+
+    @Test func boundParametersRoundTripHostileValuesByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        try connection.execute("CREATE TABLE profiles (s TEXT, b BLOB)")
+        let strings = [
+            "'); DROP TABLE profiles; --",
+            "\"quoted\" `back` [bracket] ? :name @name $name",
+            "tab\tnewline\ncr\rbell\u{07}escape\u{1B}delete\u{7F}",
+            "emoji 👩🏽‍💻🚀 and combining e\u{301} and RTL \u{202E}",
+            "",
+            "embedded\u{0}nul",
+        ]
+        let blobs: [[UInt8]] = [[], [0, 0, 0], Array(0...255)]
+        for string in strings {
+            try connection.execute("INSERT INTO profiles (s, b) VALUES (?, ?)", [.text(string), .blob(Array(string.utf8))])
+        }
+        for blob in blobs {
+            try connection.execute("INSERT INTO profiles (s, b) VALUES (:s, :b)", ["s": .null, "b": .blob(blob)])
+        }
+        let rows = try connection.query("SELECT s, b FROM profiles ORDER BY rowid")
+        #expect(rows.count == strings.count + blobs.count)
+        for (row, string) in zip(rows, strings) {
+            #expect(row.string("s") == string)
+            #expect(row.string("s").map { Array($0.utf8) } == Array(string.utf8))
+            #expect(row["b"] == .blob(Array(string.utf8)))
+        }
+        for (row, blob) in zip(rows.dropFirst(strings.count), blobs) {
+            #expect(row["b"] == .blob(blob))
+        }
+        // The hostile text was data, not SQL: the table is still there.
+        #expect(try connection.queryFirst("SELECT count(*) FROM sqlite_master WHERE name = 'profiles'")?[0] == .integer(1))
+        #expect(try connection.queryFirst("SELECT count(*) FROM profiles WHERE s = ?", [.text(strings[0])])?[0] == .integer(1))
+    }
+
+    @Test func numbersAndDatesRoundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        let date = Date(timeIntervalSince1970: 1_796_032_800)  // 2026-11-30T10:00:00Z
+        let row = try #require(try connection.queryFirst(
+            "SELECT ? AS big, ? AS small, ? AS real, ? AS flag, ? AS date",
+            [.integer(.max), .integer(.min), .real(0.1), SQLValue(true), SQLValue(date)]))
+        #expect(row.int64("big") == .max)
+        #expect(row.int64("small") == .min)
+        #expect(row.double("real") == 0.1)
+        #expect(row.bool("flag") == true)
+        #expect(row.string("date") == "2026-11-30T10:00:00Z")
+        #expect(row.date("date") == date)
+    }
+
+    @Test func readingNullsAndMissingColumnsGivesNil() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        let row = try #require(try connection.queryFirst("SELECT NULL AS n, 'text' AS t"))
+        #expect(row["n"] == .null)
+        #expect(row.int64("n") == nil)
+        #expect(row.string("n") == nil)
+        #expect(row.blob("n") == nil)
+        #expect(row.date("n") == nil)
+        #expect(row.bool("n") == nil)
+        #expect(row.int64("t") == nil)   // wrong storage class
+        #expect(row.date("t") == nil)    // not a date
+        #expect(row["absent"] == .null)
+        #expect(row[99] == .null)
+        #expect(row[-1] == .null)
+
+        let statement = try connection.prepare("SELECT NULL")
+        #expect(try statement.step())
+        #expect(statement.int64(at: 0) == nil)
+        #expect(statement.string(at: 0) == nil)
+        #expect(statement.blob(at: 0) == nil)
+        #expect(statement.string(at: 5) == nil)
+    }
+
+    // MARK: Errors
+
+    @Test func errorsCarryTheExtendedCodeMessageAndSQL() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        try connection.execute("CREATE TABLE t (k TEXT UNIQUE)")
+        let insert = "INSERT INTO t (k) VALUES (?)"
+        try connection.execute(insert, ["a"])
+        let error = try #require(throws: SQLiteError.self) { try connection.execute(insert, ["a"]) }
+        #expect(error.extendedCode == SQLiteError.constraintUnique)
+        #expect(error.primaryCode == SQLiteError.constraint)
+        #expect(error.isConstraintViolation)
+        #expect(error.message == "UNIQUE constraint failed: t.k")
+        #expect(error.sql == insert)
+        #expect(error.description
+                == "SQLite error 19: UNIQUE constraint failed: t.k - while executing `INSERT INTO t (k) VALUES (?)`")
+
+        let syntax = try #require(throws: SQLiteError.self) { try connection.execute("SELEC 1") }
+        #expect(syntax.primaryCode == 1)
+        #expect(syntax.sql == "SELEC 1")
+        #expect(syntax.message.contains("syntax error"))
+
+        // The failed statement is reset; the connection keeps working.
+        try connection.execute(insert, ["b"])
+        #expect(try connection.query("SELECT k FROM t").count == 2)
+    }
+
+    @Test func wrongParameterCountsAreErrors() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        #expect(throws: SQLiteError.self) { try connection.query("SELECT ?, ?", [1]) }
+        #expect(throws: SQLiteError.self) { try connection.query("SELECT ?", [1, 2]) }
+        #expect(throws: SQLiteError.self) { try connection.query("SELECT :a", ["b": 1]) }
+        #expect(throws: SQLiteError.self) { try connection.execute("SELECT 1; SELECT 2") }
+        #expect(try connection.query("SELECT :a, @b, $c", ["a": 1, "@b": 2, "$c": 3]).first?.values
+                == [.integer(1), .integer(2), .integer(3)])
+    }
+
+    @Test func scriptErrorsNameTheFailingStatement() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        try connection.executeScript("-- comment\nCREATE TABLE a (x);\n\nCREATE TABLE b (y); -- trailing comment\n")
+        let error = try #require(throws: SQLiteError.self) {
+            try connection.executeScript("CREATE TABLE c (z);\nINSERT INTO nowhere VALUES (1);\nCREATE TABLE d (w);")
+        }
+        #expect(error.sql == "INSERT INTO nowhere VALUES (1);")
+        #expect(error.message == "no such table: nowhere")
+    }
+
+    // MARK: Transactions
+
+    @Test func transactionsCommitOrRollBack() throws {
+        struct Failure: Error {}
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        try connection.execute("CREATE TABLE t (x)")
+
+        #expect(throws: Failure.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                throw Failure()
+            }
+        }
+        #expect(!connection.isInTransaction)
+        #expect(try connection.query("SELECT x FROM t").isEmpty)
+
+        let value = try connection.transaction(.deferred) {
+            try connection.execute("INSERT INTO t VALUES (2)")
+            // A nested transaction is a savepoint: only its own work is undone.
+            _ = try? connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (3)")
+                throw Failure()
+            }
+            #expect(connection.isInTransaction)
+            return 42
+        }
+        #expect(value == 42)
+        #expect(try connection.query("SELECT x FROM t").map { $0[0] } == [.integer(2)])
+    }
+
+    @Test func aStatementInUseIsNotSharedWithANestedQuery() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        try connection.execute("CREATE TABLE t (x)")
+        for x in 1...3 { try connection.execute("INSERT INTO t VALUES (?)", [.integer(Int64(x))]) }
+        let sql = "SELECT x FROM t WHERE x >= ? ORDER BY x"
+        var pairs: [[Int64]] = []
+        try connection.forEachRow(sql, [1]) { outer in
+            let inner = try connection.query(sql, [.integer(outer.int64("x") ?? 0)])
+            pairs.append(inner.compactMap { $0.int64("x") })
+        }
+        #expect(pairs == [[1, 2, 3], [2, 3], [3]])
+    }
+}
