@@ -1,0 +1,14 @@
+// libFuzzer target: the whole bytes-to-model path (sniffing, CMS, plist, profile or Info.plist).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    do {
+        let decoded = try FileDecoder.decode(bytes: bytes, path: "fuzz-input")
+        // Render it as `catalog decode --json` would: the model must be printable, not just built.
+        _ = decoded.json(path: "fuzz-input").serialized(pretty: true)
+    } catch is DecodeError {
+    } catch {
+        fatalError("FileDecoder threw a non-DecodeError: \(error)")
+    }
+    return 0
+}
