@@ -48,11 +48,15 @@ seed Fixtures/fuzz-regressions/"$target"-*
 
 echo "fuzzing $target for ${seconds}s (corpus $corpus, $(ls "$corpus" | wc -l) files)"
 log="$build/$target.log"
+# The zip target writes each input to a temp file: keep those under the ignored build folder.
+mkdir -p "$build/tmp"
+export TMPDIR="$build/tmp"
 set +e
 "$binary" -timeout=2 -rss_limit_mb=1024 -max_total_time="$seconds" -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$artifacts" "$@" "$corpus" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
+rm -f "$build/tmp"/catalog-fuzz-*
 
 echo "---- $target: final stats ----"
 grep -aE '^(#[0-9]+[[:space:]]+DONE|stat::)' "$log" || true

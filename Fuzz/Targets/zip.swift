@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 private let fuzzZipPath: String = {
-    let dir = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+    let dir = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     return "\(dir)/catalog-fuzz-zip-\(getpid()).zip"
 }()
 
