@@ -13,8 +13,10 @@ import Foundation
 ///   array, dict) is checked against the bytes before the offset table before anything is allocated.
 /// - Object references are below the object count; a reference to an object that is being parsed
 ///   (on the current path) is a cycle and an error; nesting deeper than `maximumDepth` is an error.
-/// - Shared objects are decoded once and reused; the total number of object visits is capped at
-///   `16 × object count` (at least 1,024), so a file can't expand exponentially through sharing.
+/// - Shared objects are decoded once and reused, but each reuse counts the whole subtree it stands
+///   for: the expanded tree may have at most `16 × object count + object area bytes + 1,024` nodes.
+///   A well-formed file expands to at most one node per reference (≤ its size in bytes), while a
+///   hostile one can't grow exponentially through shared sub-objects (a 2^128-node "diamond").
 ///
 /// Decisions: 16-byte integers are accepted when they fit Int64 or UInt64 (values above Int64.max
 /// become `.unsignedInteger`), else error. `null`, fill bytes, UIDs (NSKeyedArchiver only) and
@@ -27,7 +29,8 @@ struct BinaryPropertyListParser {
     private let objectRefSize: Int
     private let objectCount: Int
     private let offsetTableOffset: Int
-    private var cache: [PlistValue?]
+    /// Decoded objects and the node count of the tree each one expands to.
+    private var cache: [(value: PlistValue, nodes: Int)?]
     private var onPath: [Bool]
     private var visits = 0
     private let visitBudget: Int
@@ -84,8 +87,8 @@ struct BinaryPropertyListParser {
         self.offsetTableOffset = offsetTableOffset
         self.cache = Array(repeating: nil, count: objectCount)
         self.onPath = Array(repeating: false, count: objectCount)
-        let (budget, overflow) = objectCount.multipliedReportingOverflow(by: 16)
-        self.visitBudget = overflow ? Int.max : max(budget, 1_024)
+        // objectCount ≤ file size, so this can't overflow for any buffer that fits in memory.
+        self.visitBudget = 16 * objectCount + offsetTableOffset + 1_024
     }
 
     /// Big-endian unsigned integer of `size` (1–8) bytes at `offset`; the caller checks the range.
@@ -142,11 +145,14 @@ struct BinaryPropertyListParser {
     }
 
     private mutating func object(_ reference: Int, depth: Int) throws -> PlistValue {
-        visits += 1
-        guard visits <= visitBudget else {
-            throw Self.error("too many object visits (shared objects expand beyond \(visitBudget))", at: nil)
+        if let cached = cache[reference] {
+            visits += cached.nodes
+            guard visits <= visitBudget else { throw tooManyVisits() }
+            return cached.value
         }
-        if let cached = cache[reference] { return cached }
+        let visitsBefore = visits
+        visits += 1
+        guard visits <= visitBudget else { throw tooManyVisits() }
         let offset = try objectOffset(reference)
         let marker = input[offset]
         let value: PlistValue
@@ -239,8 +245,12 @@ struct BinaryPropertyListParser {
         default:
             throw Self.error("unsupported object marker 0x\(String(marker, radix: 16))", at: offset)
         }
-        cache[reference] = value
+        cache[reference] = (value, visits - visitsBefore)
         return value
+    }
+
+    private func tooManyVisits() -> DecodeError {
+        Self.error("shared objects expand to more than \(visitBudget) nodes", at: nil)
     }
 
     private func integer(at start: Int, size: Int, object offset: Int) throws -> PlistValue {
