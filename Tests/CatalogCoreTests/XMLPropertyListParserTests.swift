@@ -357,3 +357,101 @@ func foundationValue(_ object: Any) -> PlistValue? {
     }
     return nil
 }
+
+/// Conformance with the real-world corpus (`../shared/real-corpus` next to the package), skipped when absent.
+@Suite struct RealCorpusPlistTests {
+    static let corpus: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/real-corpus")
+
+    static var available: Bool {
+        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("expected.json").path)
+            && FileManager.default.fileExists(atPath: corpus.appendingPathComponent("tree").path)
+    }
+
+    static func expectedFiles() throws -> [[String: Any]] {
+        let data = try Data(contentsOf: corpus.appendingPathComponent("expected.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(root["files"] as? [[String: Any]])
+    }
+
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: corpus.appendingPathComponent(relativePath)))
+    }
+
+    @Test(.enabled(if: available)) func infoPlistsMatchExpected() throws {
+        var checked = 0
+        for entry in try Self.expectedFiles() {
+            guard let type = entry["type"] as? String, let path = entry["path"] as? String else { continue }
+            if type == "invalid" {
+                #expect(throws: DecodeError.self, "\(path)") { try PropertyListReader.parse(try Self.bytes(path)) }
+                continue
+            }
+            guard type == "info-plist" else { continue }
+            let (value, format) = try PropertyListReader.parse(try Self.bytes(path))
+            #expect(format.rawValue == entry["format"] as? String, "\(path)")
+            let dictionary = try #require(value.dictionary, "\(path)")
+            for (field, key) in [("bundle_id", "CFBundleIdentifier"), ("short_version", "CFBundleShortVersionString"),
+                                 ("build", "CFBundleVersion"), ("package_type", "CFBundlePackageType")] {
+                #expect(dictionary[key]?.string == entry[field] as? String, "\(path): \(key)")
+            }
+            checked += 1
+        }
+        #expect(checked > 0)
+    }
+
+    /// Every Info.plist under `tree/` (including ones expected.json doesn't list, such as .xcarchive
+    /// Info.plists) parses unless listed as invalid, and agrees with Foundation where Foundation parses it.
+    @Test(.enabled(if: available)) func everyInfoPlistAgreesWithFoundation() throws {
+        let invalid = Set(try Self.expectedFiles().filter { $0["type"] as? String == "invalid" }
+            .compactMap { $0["path"] as? String })
+        let tree = Self.corpus.appendingPathComponent("tree")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: tree.path))
+        var checked = 0
+        var compared = 0
+        while let relative = enumerator.nextObject() as? String {
+            guard (relative as NSString).lastPathComponent.lowercased() == "info.plist" else { continue }
+            let path = "tree/" + relative
+            if invalid.contains(path) { continue }
+            let bytes = try Self.bytes(path)
+            let ours = try PropertyListReader.parse(bytes).value
+            if let theirs = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
+               let converted = foundationValue(theirs) {
+                #expect(canonical(ours) == converted, "\(path)")
+                compared += 1
+            }
+            checked += 1
+        }
+        #expect(checked > 60)
+        #expect(compared > checked / 2)
+    }
+
+    /// The XML plist inside each profile (sliced out here only: the CMS reader is another module's job)
+    /// parses and carries the expected UUID; real profiles use `&#32418;`-style references.
+    @Test(.enabled(if: available)) func profilePlistsCarryExpectedUUIDs() throws {
+        var checked = 0
+        for entry in try Self.expectedFiles() where entry["type"] as? String == "profile" {
+            let path = try #require(entry["path"] as? String)
+            let bytes = try Self.bytes(path)
+            let start = try #require(find(Array("<?xml".utf8), in: bytes), "\(path)")
+            let endTag = Array("</plist>".utf8)
+            let end = try #require(find(endTag, in: bytes, from: start), "\(path)") + endTag.count
+            let (value, format) = try PropertyListReader.parse(Array(bytes[start..<end]))
+            #expect(format == .xml)
+            let uuid = try #require(value.dictionary?["UUID"]?.string, "\(path)")
+            #expect(uuid.uppercased() == (entry["uuid"] as? String)?.uppercased(), "\(path)")
+            checked += 1
+        }
+        #expect(checked > 0)
+    }
+}
+
+private func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+    guard needle.count <= haystack.count else { return nil }
+    var index = start
+    while index + needle.count <= haystack.count {
+        if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle { return index }
+        index += 1
+    }
+    return nil
+}
