@@ -613,53 +613,64 @@ struct XMLPropertyListParser {
         return .date(Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
+    /// Base64 digit values; `skip` marks XML whitespace, `pad` marks `=`, `invalid` everything else.
     private static let base64Values: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+        var table = [UInt8](repeating: base64Invalid, count: 256)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        for byte in [0x20, 0x09, 0x0A, 0x0D] { table[byte] = base64Skip }
+        table[Int(UInt8(ascii: "="))] = base64Pad
         return table
     }()
+    private static let base64Invalid: UInt8 = 0xFF
+    private static let base64Skip: UInt8 = 0xFE
+    private static let base64Pad: UInt8 = 0xFD
 
     private static func base64(_ content: UnsafeBufferPointer<UInt8>, offset: Int) throws -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(content.count / 4 * 3 + 3)
-        let table = base64Values
-        var accumulator: UInt32 = 0
-        var pending = 0
-        var padding = 0
-        for (index, byte) in content.enumerated() {
-            if isWhitespace(byte) { continue }
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                continue
-            }
-            let value = table[Int(byte)]
-            guard value != 0xFF, padding == 0 else {
-                throw error("invalid base64 in <data>", at: offset + index)
-            }
-            accumulator = accumulator << 6 | UInt32(value)
-            pending += 1
-            if pending == 4 {
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                output.append(UInt8(truncatingIfNeeded: accumulator))
-                accumulator = 0
-                pending = 0
+        let capacity = content.count / 4 * 3 + 3
+        return try base64Values.withUnsafeBufferPointer { table in
+            try [UInt8](unsafeUninitializedCapacity: capacity) { output, initializedCount in
+                var written = 0
+                var accumulator: UInt32 = 0
+                var pending = 0
+                var padding = 0
+                for index in 0..<content.count {
+                    let value = table[Int(content[index])]
+                    if value < 64 {
+                        guard padding == 0 else { throw error("data after base64 padding", at: offset + index) }
+                        accumulator = accumulator << 6 | UInt32(value)
+                        pending += 1
+                        if pending == 4 {
+                            output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                            output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                            output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+                            written += 3
+                            accumulator = 0
+                            pending = 0
+                        }
+                    } else if value == base64Pad {
+                        padding += 1
+                    } else if value != base64Skip {
+                        throw error("invalid base64 in <data>", at: offset + index)
+                    }
+                }
+                switch pending {
+                case 0:
+                    guard padding == 0 else { throw error("invalid base64 padding in <data>", at: offset) }
+                case 2:
+                    guard padding == 0 || padding == 2 else { throw error("invalid base64 padding in <data>", at: offset) }
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                    written += 1
+                case 3:
+                    guard padding <= 1 else { throw error("invalid base64 padding in <data>", at: offset) }
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                    output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                    written += 2
+                default:
+                    throw error("truncated base64 in <data>", at: offset)
+                }
+                initializedCount = written
             }
         }
-        switch pending {
-        case 0:
-            guard padding == 0 else { throw error("invalid base64 padding in <data>", at: offset) }
-        case 2:
-            guard padding == 0 || padding == 2 else { throw error("invalid base64 padding in <data>", at: offset) }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        case 3:
-            guard padding <= 1 else { throw error("invalid base64 padding in <data>", at: offset) }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default:
-            throw error("truncated base64 in <data>", at: offset)
-        }
-        return output
     }
 }
