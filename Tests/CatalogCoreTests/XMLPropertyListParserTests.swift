@@ -123,6 +123,7 @@ extension PlistTests {
         @Test func whitespaceIsKeptInStringsAndKeys() throws {
             let value = try parseXML(wrap("<dict><key> k </key><string>\n a\tb \n</string></dict>"))
             #expect(value.dictionary?[" k "] == .string("\n a\tb \n"))
+            #expect(try parseXML("<string>a\r\nb</string>") == .string("a\r\nb"), "line ends are not normalized")
         }
 
         @Test func entitiesAndCharacterReferences() throws {

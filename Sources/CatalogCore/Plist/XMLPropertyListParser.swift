@@ -10,6 +10,8 @@ import Foundation
 /// Decisions:
 /// - Text must be valid UTF-8. Invalid bytes throw with their offset rather than being repaired, since
 ///   silent repair would hide corruption. The `encoding` in the XML declaration is not consulted.
+/// - Text is taken as written: line ends are not normalized (CRLF stays CRLF, as in CoreFoundation) and
+///   literal control characters are kept.
 /// - Duplicate dictionary keys: the later value wins, in the first key's position.
 /// - Character references to U+0000, surrogates, values above U+10FFFF, and C0 controls other than
 ///   tab, LF and CR are errors (XML 1.0 forbids them).
