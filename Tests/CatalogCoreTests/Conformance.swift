@@ -25,11 +25,21 @@ struct Conformance {
             let uuid = profile["uuid"] as? String ?? ""
             var paths = files.filter { ($0["uuid"] as? String)?.uppercased() == uuid }.compactMap { $0["path"] as? String }
             if let own = profile["path"] as? String { paths = [own] }
-            #expect(!paths.isEmpty, "no file for \(uuid)")
+            // A profile only found embedded in a build (an .ipa) is checked through that build.
+            let builds = list("builds").filter { ($0["profile_uuid"] as? String)?.uppercased() == uuid }
+                .compactMap { $0["path"] as? String }
+            #expect(!paths.isEmpty || !builds.isEmpty, "no file for \(uuid)")
             for key in ignoredProfileKeys { profile.removeValue(forKey: key) }
-            for path in paths {
-                guard case .profile(let model) = try FileDecoder.decode(path: base + "/" + path) else {
-                    Issue.record("\(path) did not decode as a profile")
+            for path in paths + (paths.isEmpty ? builds : []) {
+                let decoded = try FileDecoder.decode(path: base + "/" + path)
+                var found: ProvisioningProfile?
+                switch decoded {
+                case .profile(let model): found = model
+                case .build(let artifact): found = artifact.profile
+                case .infoPlist: found = nil
+                }
+                guard let model = found else {
+                    Issue.record("\(path) did not yield profile \(uuid)")
                     continue
                 }
                 let problems = ExpectedJSONComparison.mismatches(expected: profile, actual: model.json)
@@ -95,7 +105,8 @@ struct Conformance {
                 #expect(artifact.scheme == scheme, "\(path)")
             }
             if let appPath = build["app_path"] as? String {
-                #expect(artifact.appPath.map { path + "/" + $0 } == appPath, "\(path)")
+                // Written relative to the container or as a full path; the model keeps it relative.
+                #expect(artifact.appPath == appPath || artifact.appPath.map { path + "/" + $0 } == appPath, "\(path)")
             }
         }
     }

@@ -1,0 +1,301 @@
+import Foundation
+
+/// A parser for binary property lists (`bplist00`) that trusts nothing in the file.
+///
+/// Layout: 8-byte header, objects, an offset table (one big-endian offset per object), and a 32-byte
+/// trailer (6 unused bytes, sort version, offset int size, object ref size, object count, top object,
+/// offset table offset).
+///
+/// Validation:
+/// - Trailer sizes: offset int size and object ref size 1–8; the offset table lies between the header
+///   and the trailer; the object count is bounded by that table's size.
+/// - Every object offset lies between the header and the offset table; every length (data, string,
+///   array, dict) is checked against the bytes before the offset table before anything is allocated.
+/// - Object references are below the object count; a reference to an object that is being parsed
+///   (on the current path) is a cycle and an error; nesting deeper than `maximumDepth` is an error.
+/// - Shared objects are decoded once and reused, but each reuse counts the whole subtree it stands
+///   for: the expanded tree may have at most `16 × object count + object area bytes + 1,024` nodes.
+///   A well-formed file expands to at most one node per reference (≤ its size in bytes), while a
+///   hostile one can't grow exponentially through shared sub-objects (a 2^128-node "diamond").
+///
+/// Decisions: 16-byte integers are accepted when they fit Int64 or UInt64 (values above Int64.max
+/// become `.unsignedInteger`), else error. `null`, fill bytes, UIDs (NSKeyedArchiver only) and
+/// non-`bplist00` object types are errors, as are non-ASCII bytes in ASCII strings and unpaired
+/// surrogates in UTF-16 strings. Sets and ordered sets become arrays. Dictionary keys must be strings;
+/// a duplicate key keeps its first position and the later value.
+struct BinaryPropertyListParser {
+    private let input: UnsafeBufferPointer<UInt8>
+    private let offsetIntSize: Int
+    private let objectRefSize: Int
+    private let objectCount: Int
+    private let offsetTableOffset: Int
+    /// Decoded objects and the node count of the tree each one expands to.
+    private var cache: [(value: PlistValue, nodes: Int)?]
+    private var onPath: [Bool]
+    private var visits = 0
+    private let visitBudget: Int
+
+    static let headerSize = 8
+    static let trailerSize = 32
+
+    private static func error(_ reason: String, at offset: Int?) -> DecodeError {
+        DecodeError(.malformedPlist, reason, offset: offset)
+    }
+
+    /// Parses a whole `bplist00` file.
+    static func parse(_ input: UnsafeBufferPointer<UInt8>) throws -> PlistValue {
+        let count = input.count
+        guard count >= headerSize + trailerSize + 1 else {
+            throw error("binary property list too short", at: count)
+        }
+        let trailer = count - trailerSize
+        let offsetIntSize = Int(input[trailer + 6])
+        let objectRefSize = Int(input[trailer + 7])
+        let rawObjectCount = readUInt(input, at: trailer + 8, size: 8)
+        let rawTopObject = readUInt(input, at: trailer + 16, size: 8)
+        let rawTableOffset = readUInt(input, at: trailer + 24, size: 8)
+        guard (1...8).contains(offsetIntSize) else {
+            throw error("invalid offset size \(offsetIntSize) in trailer", at: trailer + 6)
+        }
+        guard (1...8).contains(objectRefSize) else {
+            throw error("invalid object reference size \(objectRefSize) in trailer", at: trailer + 7)
+        }
+        guard rawTableOffset >= UInt64(headerSize), rawTableOffset < UInt64(trailer) else {
+            throw error("offset table outside the file", at: trailer + 24)
+        }
+        let tableOffset = Int(rawTableOffset)
+        let tableCapacity = (trailer - tableOffset) / offsetIntSize
+        guard rawObjectCount >= 1, rawObjectCount <= UInt64(tableCapacity) else {
+            throw error("object count \(rawObjectCount) does not fit the offset table", at: trailer + 8)
+        }
+        let objectCount = Int(rawObjectCount)
+        guard rawTopObject < rawObjectCount else {
+            throw error("top object \(rawTopObject) out of range", at: trailer + 16)
+        }
+        var parser = BinaryPropertyListParser(
+            input: input, offsetIntSize: offsetIntSize, objectRefSize: objectRefSize,
+            objectCount: objectCount, offsetTableOffset: tableOffset)
+        return try parser.object(Int(rawTopObject), depth: 0)
+    }
+
+    private init(input: UnsafeBufferPointer<UInt8>, offsetIntSize: Int, objectRefSize: Int,
+                 objectCount: Int, offsetTableOffset: Int) {
+        self.input = input
+        self.offsetIntSize = offsetIntSize
+        self.objectRefSize = objectRefSize
+        self.objectCount = objectCount
+        self.offsetTableOffset = offsetTableOffset
+        self.cache = Array(repeating: nil, count: objectCount)
+        self.onPath = Array(repeating: false, count: objectCount)
+        // objectCount ≤ file size, so this can't overflow for any buffer that fits in memory.
+        self.visitBudget = 16 * objectCount + offsetTableOffset + 1_024
+    }
+
+    /// Big-endian unsigned integer of `size` (1–8) bytes at `offset`; the caller checks the range.
+    private static func readUInt(_ input: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<(offset + size) { value = value << 8 | UInt64(input[index]) }
+        return value
+    }
+
+    /// Checks that `length` items of `size` bytes starting at `start` end before the offset table.
+    private func checkRange(_ start: Int, count length: Int, size: Int, object offset: Int) throws {
+        let (bytes, overflow) = length.multipliedReportingOverflow(by: size)
+        guard !overflow, length >= 0, start <= offsetTableOffset, bytes <= offsetTableOffset - start else {
+            throw Self.error("object extends past the object area", at: offset)
+        }
+    }
+
+    private func objectOffset(_ reference: Int) throws -> Int {
+        let entry = offsetTableOffset + reference * offsetIntSize  // reference < objectCount: in the table
+        let raw = Self.readUInt(input, at: entry, size: offsetIntSize)
+        guard raw >= UInt64(Self.headerSize), raw < UInt64(offsetTableOffset) else {
+            throw Self.error("offset of object \(reference) out of range", at: entry)
+        }
+        return Int(raw)
+    }
+
+    /// Reads the object reference at `offset` (range already checked) and checks it against the count.
+    private func reference(at offset: Int) throws -> Int {
+        let raw = Self.readUInt(input, at: offset, size: objectRefSize)
+        guard raw < UInt64(objectCount) else {
+            throw Self.error("object reference \(raw) out of range", at: offset)
+        }
+        return Int(raw)
+    }
+
+    /// The length in a marker's low nibble, or (nibble 0xF) the integer object that follows it. Returns
+    /// the length and the offset of the object's payload.
+    private func length(marker: UInt8, at offset: Int) throws -> (Int, Int) {
+        let nibble = Int(marker & 0x0F)
+        if nibble != 0x0F { return (nibble, offset + 1) }
+        let intOffset = offset + 1
+        guard intOffset < offsetTableOffset else { throw Self.error("truncated length", at: offset) }
+        let intMarker = input[intOffset]
+        guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
+            throw Self.error("invalid length marker", at: intOffset)
+        }
+        let size = 1 << Int(intMarker & 0x0F)
+        try checkRange(intOffset + 1, count: size, size: 1, object: offset)
+        let raw = Self.readUInt(input, at: intOffset + 1, size: size)
+        guard raw <= UInt64(offsetTableOffset) else {  // no length can exceed the object area
+            throw Self.error("length \(raw) exceeds the file", at: intOffset)
+        }
+        return (Int(raw), intOffset + 1 + size)
+    }
+
+    private mutating func object(_ reference: Int, depth: Int) throws -> PlistValue {
+        if let cached = cache[reference] {
+            visits += cached.nodes
+            guard visits <= visitBudget else { throw tooManyVisits() }
+            return cached.value
+        }
+        let visitsBefore = visits
+        visits += 1
+        guard visits <= visitBudget else { throw tooManyVisits() }
+        let offset = try objectOffset(reference)
+        let marker = input[offset]
+        let value: PlistValue
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: value = .bool(false)
+            case 0x09: value = .bool(true)
+            case 0x00: throw Self.error("null objects are not supported", at: offset)
+            default: throw Self.error("unsupported object marker 0x\(String(marker, radix: 16))", at: offset)
+            }
+        case 0x1:
+            let size = 1 << Int(marker & 0x0F)
+            guard size <= 16 else { throw Self.error("invalid integer size", at: offset) }
+            try checkRange(offset + 1, count: size, size: 1, object: offset)
+            value = try integer(at: offset + 1, size: size, object: offset)
+        case 0x2:
+            switch marker & 0x0F {
+            case 2:
+                try checkRange(offset + 1, count: 4, size: 1, object: offset)
+                let bits = UInt32(truncatingIfNeeded: Self.readUInt(input, at: offset + 1, size: 4))
+                value = .real(Double(Float(bitPattern: bits)))
+            case 3:
+                try checkRange(offset + 1, count: 8, size: 1, object: offset)
+                value = .real(Double(bitPattern: Self.readUInt(input, at: offset + 1, size: 8)))
+            default:
+                throw Self.error("invalid real size", at: offset)
+            }
+        case 0x3:
+            guard marker == 0x33 else { throw Self.error("invalid date marker", at: offset) }
+            try checkRange(offset + 1, count: 8, size: 1, object: offset)
+            let seconds = Double(bitPattern: Self.readUInt(input, at: offset + 1, size: 8))
+            value = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let (length, start) = try length(marker: marker, at: offset)
+            try checkRange(start, count: length, size: 1, object: offset)
+            value = .data(Array(UnsafeBufferPointer(rebasing: input[start..<(start + length)])))
+        case 0x5:
+            let (length, start) = try length(marker: marker, at: offset)
+            try checkRange(start, count: length, size: 1, object: offset)
+            let bytes = UnsafeBufferPointer(rebasing: input[start..<(start + length)])
+            if let bad = bytes.firstIndex(where: { $0 >= 0x80 }) {
+                throw Self.error("non-ASCII byte in ASCII string", at: start + bad)
+            }
+            value = .string(String(decoding: bytes, as: UTF8.self))
+        case 0x6:
+            let (length, start) = try length(marker: marker, at: offset)
+            try checkRange(start, count: length, size: 2, object: offset)
+            value = .string(try utf16String(at: start, units: length))
+        case 0xA, 0xB, 0xC:
+            let (length, start) = try length(marker: marker, at: offset)
+            try checkRange(start, count: length, size: objectRefSize, object: offset)
+            guard depth < PropertyListReader.maximumDepth else {
+                throw Self.error("nesting deeper than \(PropertyListReader.maximumDepth)", at: offset)
+            }
+            onPath[reference] = true
+            var array: [PlistValue] = []
+            array.reserveCapacity(length)
+            for index in 0..<length {
+                let child = try self.reference(at: start + index * objectRefSize)
+                guard !onPath[child] else { throw Self.error("cyclic object reference", at: offset) }
+                array.append(try object(child, depth: depth + 1))
+            }
+            onPath[reference] = false
+            value = .array(array)
+        case 0xD:
+            let (length, start) = try length(marker: marker, at: offset)
+            try checkRange(start, count: length, size: 2 * objectRefSize, object: offset)
+            guard depth < PropertyListReader.maximumDepth else {
+                throw Self.error("nesting deeper than \(PropertyListReader.maximumDepth)", at: offset)
+            }
+            onPath[reference] = true
+            var dictionary = PlistDictionary()
+            let valuesStart = start + length * objectRefSize
+            for index in 0..<length {
+                let keyReference = try self.reference(at: start + index * objectRefSize)
+                let valueReference = try self.reference(at: valuesStart + index * objectRefSize)
+                guard !onPath[keyReference], !onPath[valueReference] else {
+                    throw Self.error("cyclic object reference", at: offset)
+                }
+                guard case .string(let key) = try object(keyReference, depth: depth + 1) else {
+                    throw Self.error("dictionary key is not a string", at: offset)
+                }
+                dictionary[key] = try object(valueReference, depth: depth + 1)
+            }
+            onPath[reference] = false
+            value = .dictionary(dictionary)
+        case 0x8:
+            throw Self.error("UID objects (NSKeyedArchiver) are not supported", at: offset)
+        default:
+            throw Self.error("unsupported object marker 0x\(String(marker, radix: 16))", at: offset)
+        }
+        cache[reference] = (value, visits - visitsBefore)
+        return value
+    }
+
+    private func tooManyVisits() -> DecodeError {
+        Self.error("shared objects expand to more than \(visitBudget) nodes", at: nil)
+    }
+
+    private func integer(at start: Int, size: Int, object offset: Int) throws -> PlistValue {
+        switch size {
+        case 1, 2, 4:
+            return .integer(Int64(Self.readUInt(input, at: start, size: size)))
+        case 8:
+            return .integer(Int64(bitPattern: Self.readUInt(input, at: start, size: 8)))
+        case 16:
+            let high = Self.readUInt(input, at: start, size: 8)
+            let low = Self.readUInt(input, at: start + 8, size: 8)
+            if high == 0 {
+                return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+            }
+            if high == UInt64.max, low > UInt64(Int64.max) {
+                return .integer(Int64(bitPattern: low))
+            }
+            throw Self.error("128-bit integer out of range", at: offset)
+        default:
+            throw Self.error("invalid integer size \(size)", at: offset)
+        }
+    }
+
+    private func utf16String(at start: Int, units: Int) throws -> String {
+        var scalars = String.UnicodeScalarView()
+        var index = 0
+        while index < units {
+            let unit = UInt16(truncatingIfNeeded: Self.readUInt(input, at: start + 2 * index, size: 2))
+            let scalar: Unicode.Scalar?
+            if (0xD800...0xDBFF).contains(unit) {
+                guard index + 1 < units else { throw Self.error("unpaired surrogate in string", at: start + 2 * index) }
+                let next = UInt16(truncatingIfNeeded: Self.readUInt(input, at: start + 2 * index + 2, size: 2))
+                guard (0xDC00...0xDFFF).contains(next) else {
+                    throw Self.error("unpaired surrogate in string", at: start + 2 * index)
+                }
+                let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(next) - 0xDC00)
+                scalar = Unicode.Scalar(value)
+                index += 2
+            } else {
+                scalar = Unicode.Scalar(unit)
+                index += 1
+            }
+            guard let scalar else { throw Self.error("unpaired surrogate in string", at: start + 2 * index) }
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,373 @@
+import CatalogCore
+import Foundation
+
+/// Writes decoded profiles and builds into the catalogue. Every statement is constant SQL with
+/// bound values; callers wrap a whole ingest run in one transaction.
+package final class CatalogWriter {
+    /// What an upsert did, for the run's summary.
+    package enum ProfileChange: Equatable, Sendable {
+        case new
+        /// New UUID with the same name, app id and team as an older profile: a renewal.
+        case renewed
+        case updated
+        case unchanged
+    }
+
+    /// The incremental index entry of one path.
+    package struct FileStamp: Equatable, Sendable {
+        package var size: Int64
+        package var mtimeNanoseconds: Int64
+        package var status: String
+
+        package init(size: Int64, mtimeNanoseconds: Int64, status: String) {
+            self.size = size
+            self.mtimeNanoseconds = mtimeNanoseconds
+            self.status = status
+        }
+    }
+
+    package let db: Connection
+
+    package init(_ db: Connection) {
+        self.db = db
+    }
+
+    // MARK: Runs
+
+    package func beginRun(roots: [String], at now: Date) throws -> Int64 {
+        try db.execute("INSERT INTO ingest_runs (started_at, roots, status) VALUES (?, ?, 'running')",
+                       [SQLValue(now), .text(JSONValue.strings(roots).serialized())])
+        return db.lastInsertRowID
+    }
+
+    package func finishRun(_ runID: Int64, counts: [String: Int], status: String, at now: Date) throws {
+        try db.execute("""
+            UPDATE ingest_runs SET finished_at = :finished, status = :status,
+                files_scanned = :files_scanned, files_unchanged = :files_unchanged,
+                files_decoded = :files_decoded, profiles_new = :profiles_new,
+                profiles_renewed = :profiles_renewed, profiles_removed = :profiles_removed,
+                builds_seen = :builds_seen, builds_new = :builds_new, builds_removed = :builds_removed,
+                errors = :errors
+            WHERE id = :id
+            """, [
+                ":finished": SQLValue(now), ":status": .text(status), ":id": .integer(runID),
+                ":files_scanned": SQLValue(counts["files_scanned"] ?? 0),
+                ":files_unchanged": SQLValue(counts["files_unchanged"] ?? 0),
+                ":files_decoded": SQLValue(counts["files_decoded"] ?? 0),
+                ":profiles_new": SQLValue(counts["profiles_new"] ?? 0),
+                ":profiles_renewed": SQLValue(counts["profiles_renewed"] ?? 0),
+                ":profiles_removed": SQLValue(counts["profiles_removed"] ?? 0),
+                ":builds_seen": SQLValue(counts["builds_seen"] ?? 0),
+                ":builds_new": SQLValue(counts["builds_new"] ?? 0),
+                ":builds_removed": SQLValue(counts["builds_removed"] ?? 0),
+                ":errors": SQLValue(counts["errors"] ?? 0),
+            ])
+    }
+
+    package func recordError(run runID: Int64, path: String, message: String) throws {
+        try db.execute("INSERT INTO ingest_errors (run_id, path, message) VALUES (?, ?, ?)",
+                       [.integer(runID), .text(path), .text(message)])
+    }
+
+    // MARK: The incremental index
+
+    /// The index entries of every path at or below `root`.
+    package func fileStamps(under root: String) throws -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        let range = PathRange(root)
+        try db.forEachRow("""
+            SELECT path, size, mtime_ns, status FROM files
+            WHERE path = ? OR (path >= ? AND path < ?)
+            """, [.text(range.root), .text(range.lower), .text(range.upper)]) { row in
+            guard let path = row.string("path") else { return }
+            stamps[path] = FileStamp(size: row.int64("size") ?? -1, mtimeNanoseconds: row.int64("mtime_ns") ?? -1,
+                                     status: row.string("status") ?? "error")
+        }
+        return stamps
+    }
+
+    package func recordFile(_ path: String, stamp: FileStamp, kind: String, sha256: String?, run runID: Int64) throws {
+        try db.execute("""
+            INSERT INTO files (path, size, mtime, mtime_ns, kind, sha256, status, last_run_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime,
+                mtime_ns = excluded.mtime_ns, kind = excluded.kind, sha256 = excluded.sha256,
+                status = excluded.status, last_run_id = excluded.last_run_id
+            """, [.text(path), .integer(stamp.size),
+                  SQLValue(Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)),
+                  .integer(stamp.mtimeNanoseconds), .text(kind), SQLValue(sha256), .text(stamp.status),
+                  .integer(runID)])
+    }
+
+    package func forgetFile(_ path: String) throws {
+        try db.execute("DELETE FROM files WHERE path = ?", [.text(path)])
+    }
+
+    // MARK: Profiles
+
+    /// The UUID of an already catalogued profile with these exact bytes, if any.
+    package func profileUUID(withSHA256 sha256: String) throws -> String? {
+        try db.queryFirst("SELECT uuid FROM profiles WHERE sha256 = ?", [.text(sha256)])?.string("uuid")
+    }
+
+    /// Marks a catalogued profile as seen now, without decoding it again.
+    package func touchProfile(_ uuid: String, at now: Date) throws {
+        try db.execute("UPDATE profiles SET last_seen = ? WHERE uuid = ?", [SQLValue(now), .text(uuid)])
+    }
+
+    /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
+    /// known, refreshes it — replacing the child rows only when the content changed.
+    @discardableResult
+    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date) throws -> ProfileChange {
+        let existing = try db.queryFirst("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
+        if let existing, existing.string("sha256") == profile.sha256 {
+            try touchProfile(profile.uuid, at: now)
+            return .unchanged
+        }
+        let values: [String: SQLValue] = [
+            ":uuid": .text(profile.uuid), ":name": .text(profile.name),
+            ":app_id_name": SQLValue(profile.appIDName), ":team_id": SQLValue(profile.teamID),
+            ":team_name": SQLValue(profile.teamName),
+            ":team_identifiers": .text(JSONValue.strings(profile.teamIdentifiers).serialized()),
+            ":app_id_prefixes": .text(JSONValue.strings(profile.applicationIdentifierPrefixes).serialized()),
+            ":platforms": .text(JSONValue.strings(profile.platforms).serialized()),
+            ":kind": .text(profile.kind.rawValue), ":xcode_managed": SQLValue(profile.xcodeManaged),
+            ":ppq_check": SQLValue(profile.ppqCheck), ":creation_date": SQLValue(profile.creationDate),
+            ":expiration_date": SQLValue(profile.expirationDate),
+            ":effective_expiration_date": SQLValue(profile.effectiveExpirationDate),
+            ":expiry_cause": .text(profile.effectiveExpiryCause.rawValue),
+            ":application_identifier": SQLValue(profile.applicationIdentifier),
+            ":bundle_id": SQLValue(profile.bundleID), ":aps_environment": SQLValue(profile.apsEnvironment),
+            ":get_task_allow": SQLValue(profile.getTaskAllow),
+            ":provisions_all_devices": SQLValue(profile.provisionsAllDevices),
+            ":device_count": SQLValue(profile.devices.count),
+            ":certificate_count": SQLValue(profile.certificates.count),
+            ":time_to_live": SQLValue(profile.timeToLive), ":version": SQLValue(profile.version),
+            ":sha256": .text(profile.sha256), ":raw_plist": .blob(profile.rawPlist), ":now": SQLValue(now),
+        ]
+        try db.execute("""
+            INSERT INTO profiles (uuid, name, app_id_name, team_id, team_name, team_identifiers,
+                app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
+                effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
+                get_task_allow, provisions_all_devices, device_count, certificate_count, time_to_live,
+                version, sha256, raw_plist, first_seen, last_seen)
+            VALUES (:uuid, :name, :app_id_name, :team_id, :team_name, :team_identifiers, :app_id_prefixes,
+                :platforms, :kind, :xcode_managed, :ppq_check, :creation_date, :expiration_date,
+                :effective_expiration_date, :expiry_cause, :application_identifier, :bundle_id,
+                :aps_environment, :get_task_allow, :provisions_all_devices, :device_count,
+                :certificate_count, :time_to_live, :version, :sha256, :raw_plist, :now, :now)
+            ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, app_id_name = excluded.app_id_name,
+                team_id = excluded.team_id, team_name = excluded.team_name,
+                team_identifiers = excluded.team_identifiers, app_id_prefixes = excluded.app_id_prefixes,
+                platforms = excluded.platforms, kind = excluded.kind, xcode_managed = excluded.xcode_managed,
+                ppq_check = excluded.ppq_check, creation_date = excluded.creation_date,
+                expiration_date = excluded.expiration_date,
+                effective_expiration_date = excluded.effective_expiration_date,
+                expiry_cause = excluded.expiry_cause, application_identifier = excluded.application_identifier,
+                bundle_id = excluded.bundle_id, aps_environment = excluded.aps_environment,
+                get_task_allow = excluded.get_task_allow, provisions_all_devices = excluded.provisions_all_devices,
+                device_count = excluded.device_count, certificate_count = excluded.certificate_count,
+                time_to_live = excluded.time_to_live, version = excluded.version, sha256 = excluded.sha256,
+                raw_plist = excluded.raw_plist, last_seen = excluded.last_seen
+            """, values)
+        if existing != nil {
+            for table in ["profile_certificates", "profile_devices", "entitlements"] {
+                try db.execute(Self.deleteChildren[table]!, [.text(profile.uuid)])
+            }
+        }
+        try insertChildren(of: profile, at: now)
+        if existing != nil { return .updated }
+        return try isRenewal(profile) ? .renewed : .new
+    }
+
+    private static let deleteChildren: [String: String] = [
+        "profile_certificates": "DELETE FROM profile_certificates WHERE profile_uuid = ?",
+        "profile_devices": "DELETE FROM profile_devices WHERE profile_uuid = ?",
+        "entitlements": "DELETE FROM entitlements WHERE profile_uuid = ?",
+    ]
+
+    private func insertChildren(of profile: ProvisioningProfile, at now: Date) throws {
+        let uuid = SQLValue.text(profile.uuid)
+        let seen = SQLValue(now)
+        for certificate in profile.certificates {
+            try db.execute("""
+                INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
+                    serial, not_before, not_after, first_seen)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """, [.text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
+                      SQLValue(certificate.teamID), SQLValue(certificate.organization),
+                      SQLValue(certificate.issuerCommonName), .text(certificate.serial),
+                      SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen])
+            try db.execute("INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)",
+                           [uuid, .text(certificate.sha1)])
+        }
+        for udid in profile.devices {
+            try db.execute("INSERT OR IGNORE INTO devices (udid, first_seen) VALUES (?, ?)", [.text(udid), seen])
+            try db.execute("INSERT OR IGNORE INTO profile_devices (profile_uuid, udid) VALUES (?, ?)",
+                           [uuid, .text(udid)])
+        }
+        for (key, value) in profile.entitlements {
+            try db.execute("INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)",
+                           [uuid, .text(key), .text(value.json.serialized())])
+        }
+    }
+
+    /// A profile renews another when an older one has the same name, app id and team.
+    private func isRenewal(_ profile: ProvisioningProfile) throws -> Bool {
+        try db.queryFirst("""
+            SELECT 1 FROM profiles
+            WHERE name = ? AND application_identifier IS ? AND team_id IS ? AND uuid <> ? AND creation_date < ?
+            LIMIT 1
+            """, [.text(profile.name), SQLValue(profile.applicationIdentifier), SQLValue(profile.teamID),
+                  .text(profile.uuid), SQLValue(profile.creationDate)]) != nil
+    }
+
+    // MARK: Locations
+
+    /// Records that the profile `uuid` was found at `path` (a file, or a member of a container).
+    package func recordLocation(path: String, profileUUID uuid: String, containerKind: String, containerPath: String?,
+                                size: Int64?, mtime: Date?, sha256: String?, at now: Date) throws {
+        try db.execute("""
+            INSERT INTO profile_locations (path, profile_uuid, container_kind, container_path, size, mtime,
+                content_sha256, first_seen, last_seen, removed_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+            ON CONFLICT (path) DO UPDATE SET profile_uuid = excluded.profile_uuid,
+                container_kind = excluded.container_kind, container_path = excluded.container_path,
+                size = excluded.size, mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
+                last_seen = excluded.last_seen, removed_at = NULL
+            """, [.text(path), .text(uuid), .text(containerKind), SQLValue(containerPath),
+                  SQLValue(size), SQLValue(mtime), SQLValue(sha256), SQLValue(now), SQLValue(now)])
+    }
+
+    // MARK: Builds
+
+    /// Inserts or refreshes the build at (`path`, `appPath`); returns its id and whether it is new.
+    package func upsertBuild(_ artifact: BuildArtifact, appPath: String, parentID: Int64?, size: Int64?,
+                             mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
+        let existing = try db.queryFirst("SELECT id FROM builds WHERE path = ? AND app_path = ?",
+                                         [.text(artifact.path), .text(appPath)])?.int64("id")
+        let info = artifact.info
+        let values: [String: SQLValue] = [
+            ":bundle_id": SQLValue(info.bundleID), ":name": SQLValue(info.name),
+            ":display_name": SQLValue(info.displayName), ":short_version": .text(info.shortVersion),
+            ":build": .text(info.build), ":version_sort": .text(VersionOrder.sortKey(info.shortVersion)),
+            ":build_sort": .text(VersionOrder.sortKey(info.build)), ":unresolved": SQLValue(info.unresolved),
+            ":platform": SQLValue(info.platform), ":minimum_os_version": SQLValue(info.minimumOSVersion),
+            ":package_type": SQLValue(info.packageType), ":source_kind": .text(artifact.sourceKind.rawValue),
+            ":path": .text(artifact.path), ":app_path": .text(appPath), ":parent_build_id": SQLValue(parentID),
+            ":profile_uuid": SQLValue(artifact.profile?.uuid),
+            ":profile_error": SQLValue(artifact.profileError?.message),
+            ":team_id": SQLValue(artifact.teamID ?? artifact.profile?.teamID),
+            ":signing_identity": SQLValue(artifact.signingIdentity), ":scheme": SQLValue(artifact.scheme),
+            ":archived_at": SQLValue(artifact.archivedAt), ":size": SQLValue(size), ":mtime": SQLValue(mtime),
+            ":content_sha256": SQLValue(artifact.profile?.sha256), ":now": SQLValue(now),
+        ]
+        try db.execute("""
+            INSERT INTO builds (bundle_id, name, display_name, short_version, build, version_sort, build_sort,
+                unresolved, platform, minimum_os_version, package_type, source_kind, path, app_path,
+                parent_build_id, profile_uuid, profile_error, team_id, signing_identity, scheme, archived_at,
+                size, mtime, content_sha256, first_seen, last_seen, removed_at)
+            VALUES (:bundle_id, :name, :display_name, :short_version, :build, :version_sort, :build_sort,
+                :unresolved, :platform, :minimum_os_version, :package_type, :source_kind, :path, :app_path,
+                :parent_build_id, :profile_uuid, :profile_error, :team_id, :signing_identity, :scheme,
+                :archived_at, :size, :mtime, :content_sha256, :now, :now, NULL)
+            ON CONFLICT (path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
+                display_name = excluded.display_name, short_version = excluded.short_version,
+                build = excluded.build, version_sort = excluded.version_sort, build_sort = excluded.build_sort,
+                unresolved = excluded.unresolved, platform = excluded.platform,
+                minimum_os_version = excluded.minimum_os_version, package_type = excluded.package_type,
+                source_kind = excluded.source_kind, parent_build_id = excluded.parent_build_id,
+                profile_uuid = excluded.profile_uuid, profile_error = excluded.profile_error,
+                team_id = excluded.team_id, signing_identity = excluded.signing_identity,
+                scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
+                mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
+                last_seen = excluded.last_seen, removed_at = NULL
+            """, values)
+        if let existing { return (existing, false) }
+        return (db.lastInsertRowID, true)
+    }
+
+    package func buildID(path: String, appPath: String) throws -> Int64? {
+        try db.queryFirst("SELECT id FROM builds WHERE path = ? AND app_path = ?",
+                          [.text(path), .text(appPath)])?.int64("id")
+    }
+
+    // MARK: End of a run
+
+    /// Paths at or below `root` that the catalogue holds as present (builds, locations and the index).
+    package func livePaths(under root: String) throws -> (builds: [String], locations: [String]) {
+        let range = PathRange(root)
+        let params: [SQLValue] = [.text(range.root), .text(range.lower), .text(range.upper)]
+        let builds = try db.query("""
+            SELECT DISTINCT path FROM builds WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+            """, params).compactMap { $0.string("path") }
+        let locations = try db.query("""
+            SELECT path FROM profile_locations
+            WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+            """, params).compactMap { $0.string("path") }
+        return (builds, locations)
+    }
+
+    /// Marks a build container (and every bundle recorded inside it) as gone. Never deletes.
+    package func markBuildRemoved(path: String, at now: Date) throws -> Int {
+        try db.execute("UPDATE builds SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
+                       [SQLValue(now), .text(path)])
+    }
+
+    package func markLocationRemoved(path: String, at now: Date) throws {
+        try db.execute("UPDATE profile_locations SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
+                       [SQLValue(now), .text(path)])
+    }
+
+    /// Marks every still-present build and location under `root` as seen now (one statement each, so
+    /// an unchanged tree costs two updates, not one per file).
+    package func touchLive(under root: String, at now: Date) throws {
+        let range = PathRange(root)
+        let params: [SQLValue] = [SQLValue(now), .text(range.root), .text(range.lower), .text(range.upper)]
+        try db.execute("""
+            UPDATE builds SET last_seen = ? WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+            """, params)
+        try db.execute("""
+            UPDATE profile_locations SET last_seen = ?
+            WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+            """, params)
+    }
+
+    /// Profiles with at least one location, every one of which is now removed, among `uuids`.
+    package func profilesWithoutLiveLocation(_ uuids: Set<String>) throws -> Int {
+        var count = 0
+        for uuid in uuids {
+            let live = try db.queryFirst("""
+                SELECT 1 FROM profile_locations WHERE profile_uuid = ? AND removed_at IS NULL LIMIT 1
+                """, [.text(uuid)])
+            if live == nil { count += 1 }
+        }
+        return count
+    }
+
+    package func profileUUIDs(atLocations paths: [String]) throws -> Set<String> {
+        var uuids = Set<String>()
+        for path in paths {
+            if let uuid = try db.queryFirst("SELECT profile_uuid FROM profile_locations WHERE path = ?",
+                                            [.text(path)])?.string("profile_uuid") {
+                uuids.insert(uuid)
+            }
+        }
+        return uuids
+    }
+}
+
+/// The paths at or below a root as a range usable by an index: `root/` ≤ path < `root0`
+/// ('0' is the character after '/').
+package struct PathRange: Sendable {
+    package let root: String
+    package let lower: String
+    package let upper: String
+
+    package init(_ root: String) {
+        let trimmed = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.root = trimmed
+        self.lower = trimmed == "/" ? "/" : trimmed + "/"
+        self.upper = trimmed == "/" ? "0" : trimmed + "0"
+    }
+}
