@@ -5,7 +5,9 @@ import Foundation
 /// slow and not thread-safe on every platform.
 package enum ISO8601 {
     package static func format(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // A binary plist date is any Double: NaN, ±inf or beyond time_t must not trap the conversion.
+        guard let whole = Int64(exactly: date.timeIntervalSince1970.rounded(.down)) else { return "invalid-date" }
+        var seconds = time_t(whole)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return "invalid-date" }
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900,
