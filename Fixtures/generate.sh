@@ -18,4 +18,5 @@ python3 "$here/scripts/make_expected.py"   # expected.json, from the files via o
 bash "$here/scripts/check_envelopes.sh"    # asn1parse proof of the BER/chunked/duplicate forms
 # Generic zip edge cases (Fixtures/zip/) are owned by make_zips.py, written separately.
 [ -f "$here/scripts/make_zips.py" ] && python3 "$here/scripts/make_zips.py"
+python3 "$here/scripts/make_fuzz_regressions.py"   # fuzz-regressions/: inputs the Fuzz/ targets crashed on
 echo "fixtures regenerated under $here"
