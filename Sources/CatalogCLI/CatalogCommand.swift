@@ -7,6 +7,7 @@ public enum CatalogCommand {
 
     static var commands: [any Command.Type] { [
         DecodeCommand.self,
+        IngestCommand.self,
     ] }
 
     static let overview = """
@@ -65,7 +66,7 @@ public enum CatalogCommand {
         } catch let error as UsageError {
             return usageError(error.message, usage: command.usage, hint: "catalog \(command.name) --help", context)
         } catch {
-            context.err("error: \(error)\n")
+            context.err("error: \(TextSanitizer.terminalSafe(String(describing: error)))\n")
             return 1
         }
     }

@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 
 /// Walks folders and reports the candidates in them: profiles, `.app`/`.appex` bundles (and the
@@ -82,7 +83,8 @@ package struct TreeWalker {
             let folder = candidate.path + "/" + sub
             guard let entries = listFolder(folder, reportErrors: false) else { continue }
             for (name, type) in entries where type == .directory || type == .unknown {
-                guard name.hasSuffix(".appex") || name.hasSuffix(".app") else { continue }
+                guard name.hasSuffix(".appex") || name.hasSuffix(".app"),
+                      AppBundleReader.layout(of: folder + "/" + name) != nil else { continue }
                 let nested = Candidate(kind: .app, path: folder + "/" + name, parentPath: candidate.path)
                 try visit(nested)
                 try visitNested(in: nested, visit)
@@ -92,7 +94,8 @@ package struct TreeWalker {
 
     private func bundleCandidate(_ path: String, parent: String?) -> Candidate? {
         if path.hasSuffix(".xcarchive") { return Candidate(kind: .xcarchive, path: path, parentPath: parent) }
-        if path.hasSuffix(".app") || path.hasSuffix(".appex") {
+        // A folder named like a bundle but holding no Info.plist is walked as an ordinary folder.
+        if path.hasSuffix(".app") || path.hasSuffix(".appex"), AppBundleReader.layout(of: path) != nil {
             return Candidate(kind: .app, path: path, parentPath: parent)
         }
         return nil

@@ -67,6 +67,11 @@ package final class Connection {
         sqlite3_close_v2(db)
     }
 
+    /// How long statements wait for another connection's lock (an ingest waits longer than a query).
+    package func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(db, milliseconds)
+    }
+
     /// Switches the file to write-ahead logging (persistent: recorded in the file header).
     package func enableWAL() throws {
         _ = try query("PRAGMA journal_mode = WAL")

@@ -1,0 +1,367 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// Walks the roots, decodes what changed since the last run (in parallel) and writes it through
+/// one connection, all inside one transaction: a run that dies leaves the catalogue as it was.
+package final class Ingester {
+    /// Live progress, reported a few times a second while a run goes on.
+    package struct Progress: Sendable {
+        package var scanned: Int
+        package var decoded: Int
+        package var elapsed: Double
+    }
+
+    private let db: Connection
+    private let writer: CatalogWriter
+    private let options: IngestOptions
+    private var report = IngestReport()
+    private var now = Date()
+    private var runID: Int64 = 0
+    /// Every path the walk saw this run: candidates, so what lies under them counts as present.
+    private var seen = Set<String>()
+    /// Content hashes decoded (or found catalogued) this run, and the UUID they hold.
+    private var profileBySHA: [String: String] = [:]
+    /// Build ids of containers written or looked up this run, for nested bundles' parent.
+    private var buildIDs: [String: Int64] = [:]
+    private var writes = 0
+    private var onWarning: (String, String) -> Void = { _, _ in }
+    private var onProgress: (Progress) -> Void = { _ in }
+    private var lastProgress = Date.distantPast
+    private let started = Date()
+
+    package init(db: Connection, options: IngestOptions) {
+        self.db = db
+        self.writer = CatalogWriter(db)
+        self.options = options
+    }
+
+    /// Runs the ingest. `warning` receives each bad file (path, reason); `progress` live counts.
+    package func run(warning: @escaping (String, String) -> Void = { _, _ in },
+                     progress: @escaping (Progress) -> Void = { _ in }) throws -> IngestReport {
+        onWarning = warning
+        onProgress = progress
+        now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        try db.transaction(.immediate) {
+            runID = try writer.beginRun(roots: options.roots, at: now)
+            report.runID = runID
+            for root in options.roots { try ingest(root: root) }
+            report.profilesTotal = try db.queryFirst("""
+                SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
+                """)?.int("n") ?? 0
+            report.buildsTotal = try db.queryFirst("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")?
+                .int("n") ?? 0
+            report.seconds = Date().timeIntervalSince(started)
+            try writer.finishRun(runID, counts: report.counts, status: "ok", at: Date())
+        }
+        return report
+    }
+
+    // MARK: One root
+
+    private func ingest(root: String) throws {
+        var walker = TreeWalker(excludes: options.excludes)
+        let stamps = options.full ? [:] : try writer.fileStamps(under: root)
+        var pending: [(Candidate, CatalogWriter.FileStamp)] = []
+        var rootReadable = true
+        try walker.walk(root) { candidate in
+            report.filesScanned += 1
+            seen.insert(candidate.path)
+            guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return }  // vanished
+            if let known = stamps[candidate.path], known.status != "error",
+               known.size == stamp.size, known.mtimeNanoseconds == stamp.mtimeNanoseconds {
+                report.filesUnchanged += 1
+                return
+            }
+            pending.append((candidate, stamp))
+            if pending.count >= options.batchSize {
+                try process(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+            reportProgress()
+        }
+        try process(pending)
+        for problem in walker.problems {
+            if problem.path == root { rootReadable = false }
+            try fail(problem.path, problem.message)
+        }
+        // A root that could not be read at all (an unmounted disk) marks nothing removed.
+        guard rootReadable else { return }
+        try markRemoved(under: root, knownStamps: stamps)
+        try writer.touchLive(under: root, at: now)
+    }
+
+    // MARK: Decoding a batch
+
+    /// What decoding one candidate produced.
+    private enum Outcome: @unchecked Sendable {
+        case profile(ProvisioningProfile)
+        case knownProfile(uuid: String, sha256: String)
+        case duplicate(sha256: String)
+        case build(BuildArtifact)
+        case skipped(String)
+        case failed(DecodeError)
+        case none
+    }
+
+    /// Reads profile files and hashes them; decodes (in parallel) only content not seen before;
+    /// then writes every outcome on this thread.
+    private func process(_ batch: [(Candidate, CatalogWriter.FileStamp)]) throws {
+        guard !batch.isEmpty else { return }
+        // 1. Read and hash standalone profiles, in parallel.
+        let reads = ParallelResults<Result<([UInt8], String), DecodeError>?>(count: batch.count)
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+            let (candidate, _) = batch[index]
+            guard candidate.kind == .profile else { return }
+            do {
+                let bytes = try FileBytes.read(candidate.path, limit: ProfileDecoder.maximumSize)
+                reads[index] = .success((bytes, Digest.sha256Hex(bytes)))
+            } catch let error as DecodeError {
+                reads[index] = .failure(error.at(path: candidate.path))
+            } catch {
+                reads[index] = .failure(DecodeError(.unreadable, "\(error)", path: candidate.path))
+            }
+        }
+        // 2. Content already catalogued, or already first in this batch, is not decoded again.
+        let outcomes = ParallelResults<Outcome>(count: batch.count, initial: .none)
+        var firstInBatch = Set<String>()
+        for index in batch.indices {
+            guard case .success(let (_, sha))? = reads[index] else { continue }
+            if let uuid = try profileBySHA[sha] ?? writer.profileUUID(withSHA256: sha) {
+                outcomes[index] = .knownProfile(uuid: uuid, sha256: sha)
+            } else if !firstInBatch.insert(sha).inserted {
+                outcomes[index] = .duplicate(sha256: sha)
+            }
+        }
+        // 3. Decode the rest, in parallel.
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+            guard case .none = outcomes[index] else { return }
+            outcomes[index] = Self.decode(batch[index].0, read: reads[index])
+        }
+        // 4. Write, in walk order.
+        for index in batch.indices {
+            try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
+        }
+    }
+
+    private static func decode(_ candidate: Candidate, read: Result<([UInt8], String), DecodeError>?) -> Outcome {
+        do {
+            switch candidate.kind {
+            case .profile:
+                switch read {
+                case .success(let (bytes, _))?: return .profile(try ProfileDecoder.decode(bytes, path: candidate.path))
+                case .failure(let error)?: return .failed(error)
+                case nil: return .failed(DecodeError(.unreadable, "not read", path: candidate.path))
+                }
+            case .app:
+                return .build(try AppBundleReader.read(candidate.path))
+            case .xcarchive:
+                return .build(try ArchiveReader.read(candidate.path))
+            case .ipa:
+                return .build(try IPAReader.read(candidate.path))
+            case .infoPlist:
+                let bytes = try FileBytes.read(candidate.path, limit: AppInfoDecoder.maximumSize)
+                guard PlistSniffer.looksLikePlist(bytes) else { return .skipped("not a property list") }
+                // A stray Info.plist that does not parse is a template or a build-system file, not a
+                // broken build: counted as skipped so the nightly run does not warn about it forever.
+                guard let info = try? AppInfoDecoder.decode(bytes, path: candidate.path) else {
+                    return .skipped("not a parseable property list")
+                }
+                if info.unresolved { return .skipped("build-setting placeholders") }
+                guard info.bundleID != nil, info.rawShortVersion != nil || info.rawBuild != nil,
+                      info.packageType == nil || info.packageType == "APPL" else {
+                    return .skipped("not an app Info.plist")
+                }
+                return .build(BuildArtifact(sourceKind: .plist, path: candidate.path, info: info))
+            }
+        } catch let error as DecodeError {
+            return .failed(error.at(path: candidate.path))
+        } catch {
+            return .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
+        }
+    }
+
+    // MARK: Writing
+
+    private func write(_ candidate: Candidate, stamp: CatalogWriter.FileStamp, outcome: Outcome) throws {
+        let mtime = Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)
+        var status = "ok"
+        var sha: String?
+        switch outcome {
+        case .profile(let profile):
+            report.filesDecoded += 1
+            try store(profile)
+            profileBySHA[profile.sha256] = profile.uuid
+            sha = profile.sha256
+            try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
+                                      containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
+        case .knownProfile(let uuid, let hash):
+            try recordKnown(uuid: uuid, sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
+            sha = hash
+        case .duplicate(let hash) where profileBySHA[hash] != nil:
+            try recordKnown(uuid: profileBySHA[hash] ?? "", sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
+            sha = hash
+        case .duplicate:
+            // Its twin in this batch failed to decode; so does this copy.
+            status = "error"
+            try fail(candidate.path, "same content as a file that failed to decode")
+        case .build(let artifact):
+            report.filesDecoded += 1
+            try store(artifact, candidate: candidate, stamp: stamp, mtime: mtime)
+        case .skipped:
+            report.filesDecoded += 1
+            report.filesSkipped += 1
+            status = "skipped"
+        case .failed(let error):
+            report.filesDecoded += 1
+            status = "error"
+            try fail(error.path ?? candidate.path, error.message)
+        case .none:
+            return
+        }
+        var recorded = stamp
+        recorded.status = status
+        try writer.recordFile(candidate.path, stamp: recorded, kind: candidate.kind.rawValue, sha256: sha, run: runID)
+        try checkCrashHook()
+        reportProgress()
+    }
+
+    /// A standalone file whose content is already catalogued: only its location is recorded.
+    private func recordKnown(uuid: String, sha256: String, candidate: Candidate, stamp: CatalogWriter.FileStamp,
+                             mtime: Date) throws {
+        profileBySHA[sha256] = uuid
+        try writer.touchProfile(uuid, at: now)
+        try writer.recordLocation(path: candidate.path, profileUUID: uuid, containerKind: "standalone",
+                                  containerPath: nil, size: stamp.size, mtime: mtime, sha256: sha256, at: now)
+    }
+
+    private func store(_ profile: ProvisioningProfile) throws {
+        switch try writer.upsertProfile(profile, at: now) {
+        case .new: report.profilesNew += 1
+        case .renewed: report.profilesRenewed += 1
+        case .updated, .unchanged: break
+        }
+    }
+
+    private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+        if let profile = artifact.profile {
+            if profileBySHA[profile.sha256] == nil {
+                try store(profile)
+                profileBySHA[profile.sha256] = profile.uuid
+            } else {
+                try writer.touchProfile(profile.uuid, at: now)
+            }
+        }
+        if let error = artifact.profileError {
+            try fail(error.path ?? candidate.path, error.message)
+        }
+        var parentID: Int64?
+        if let parent = candidate.parentPath {
+            parentID = try buildIDs[parent] ?? writer.buildID(path: parent, appPath: "")
+        }
+        let result = try writer.upsertBuild(artifact, appPath: artifact.sourceKind == .app ? "" : (artifact.appPath ?? ""),
+                                            parentID: parentID, size: stamp.size, mtime: mtime, at: now)
+        buildIDs[candidate.path] = result.id
+        report.buildsSeen += 1
+        if result.isNew { report.buildsNew += 1 }
+        // The embedded profile's location: inside the bundle, or inside the archive file.
+        if let profile = artifact.profile {
+            let location = embeddedProfilePath(artifact)
+            try writer.recordLocation(path: location, profileUUID: profile.uuid, containerKind: artifact.sourceKind.rawValue,
+                                      containerPath: candidate.path, size: nil, mtime: mtime, sha256: profile.sha256, at: now)
+        }
+    }
+
+    private func embeddedProfilePath(_ artifact: BuildArtifact) -> String {
+        switch artifact.sourceKind {
+        case .ipa:
+            return artifact.path + "!" + (artifact.appPath ?? "Payload") + "/embedded.mobileprovision"
+        case .xcarchive:
+            let app = artifact.path + "/" + (artifact.appPath ?? "")
+            return AppBundleReader.layout(of: app)?.profile ?? app + "/embedded.mobileprovision"
+        case .app, .plist:
+            return AppBundleReader.layout(of: artifact.path)?.profile ?? artifact.path + "/embedded.mobileprovision"
+        }
+    }
+
+    private func fail(_ path: String, _ message: String) throws {
+        report.errors.append((path, message))
+        try writer.recordError(run: runID, path: path, message: message)
+        onWarning(path, message)
+    }
+
+    // MARK: End of a root
+
+    /// Whatever the catalogue holds as present under `root` but this walk did not see is marked
+    /// removed (never deleted); the incremental index forgets it.
+    private func markRemoved(under root: String, knownStamps: [String: CatalogWriter.FileStamp]) throws {
+        let live = try writer.livePaths(under: root)
+        for path in live.builds where !seen.contains(path) {
+            report.buildsRemoved += try writer.markBuildRemoved(path: path, at: now)
+        }
+        var goneLocations: [String] = []
+        for path in live.locations where !seen.contains(path) && !seen.contains(containerOf(path)) {
+            goneLocations.append(path)
+        }
+        let affected = try writer.profileUUIDs(atLocations: goneLocations)
+        for path in goneLocations { try writer.markLocationRemoved(path: path, at: now) }
+        report.profilesRemoved += try writer.profilesWithoutLiveLocation(affected)
+        for path in knownStamps.keys where !seen.contains(path) { try writer.forgetFile(path) }
+    }
+
+    /// `X.ipa!Payload/…` → `X.ipa`; `…/X.app/embedded.mobileprovision` → `…/X.app`, and so on.
+    private func containerOf(_ location: String) -> String {
+        if let bang = location.firstIndex(of: "!") { return String(location[..<bang]) }
+        var path = location
+        while let slash = path.lastIndex(of: "/"), slash > path.startIndex {
+            path = String(path[..<slash])
+            if seen.contains(path) { return path }
+        }
+        return location
+    }
+
+    // MARK: Progress and test hooks
+
+    private func reportProgress() {
+        let clock = Date()
+        guard clock.timeIntervalSince(lastProgress) >= 0.2 else { return }
+        lastProgress = clock
+        onProgress(Progress(scanned: report.filesScanned, decoded: report.filesDecoded,
+                            elapsed: clock.timeIntervalSince(started)))
+    }
+
+    private func checkCrashHook() throws {
+        writes += 1
+        if let limit = options.crashAfterWrites, writes >= limit {
+            // Tests kill the process here, mid-transaction, to prove nothing half-written survives.
+            kill(getpid(), SIGKILL)
+        }
+    }
+}
+
+/// A fixed-size buffer that concurrent workers fill, each touching only its own index. Raw memory,
+/// not an Array property, so no exclusivity check sees two workers' writes as overlapping.
+final class ParallelResults<Element>: @unchecked Sendable {
+    private let storage: UnsafeMutablePointer<Element>
+    private let count: Int
+
+    init(count: Int, initial: Element) {
+        self.count = count
+        storage = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        storage.initialize(repeating: initial, count: count)
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    subscript(index: Int) -> Element {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
+}
+
+extension ParallelResults where Element: ExpressibleByNilLiteral {
+    convenience init(count: Int) { self.init(count: count, initial: nil) }
+}
