@@ -430,7 +430,9 @@ def print_report(r: dict) -> None:
     print(f"machine: {m.get('cpu', '?')}, {m.get('nproc')} CPUs ({m.get('usable_cpus', '?')} usable), "
           f"{m.get('ram_gb', '?')} GB RAM, load {m.get('loadavg')}; {m['platform']}")
     t = r["tree"]
-    print(f"tree: {t['files']} files, {t['bytes'] / 1e6:.1f} MB ({t['path']})  catalog: {r['catalog']}")
+    made = "cached" if t.get("cached") else f"generated in {t.get('generation_s')} s"
+    print(f"tree: {t['files']} files, {t['bytes'] / 1e6:.1f} MB ({made}; {t['path']})")
+    print(f"catalog: {r['catalog']}")
     print()
     header = f"{'step':<24} {'files':>8} {'MB':>8} {'wall s':>9} {'files/s':>10} {'MB/s':>8} {'peak RSS MB':>12}  status"
     print(header)
