@@ -6,8 +6,18 @@ public enum CatalogCommand {
     static let version = "0.1.0"
 
     static var commands: [any Command.Type] { [
-        DecodeCommand.self,
         IngestCommand.self,
+        ExpiringCommand.self,
+        ProfilesCommand.self,
+        ShowCommand.self,
+        BuildsCommand.self,
+        VersionsCommand.self,
+        CertificatesCommand.self,
+        DevicesCommand.self,
+        RunsCommand.self,
+        ErrorsCommand.self,
+        StatsCommand.self,
+        DecodeCommand.self,
     ] }
 
     static let overview = """
