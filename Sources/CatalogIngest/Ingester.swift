@@ -42,6 +42,11 @@ package final class Ingester {
         onWarning = warning
         onProgress = progress
         now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        // A run is one large transaction: a 64 MB page cache keeps SQLite from spilling pages to the
+        // WAL mid-run, and synchronous=NORMAL is durable enough in WAL mode (a power cut may lose
+        // the last run, never corrupt the file).
+        _ = try db.query("PRAGMA cache_size = -65536")
+        _ = try db.query("PRAGMA synchronous = NORMAL")
         try db.transaction(.immediate) {
             runID = try writer.beginRun(roots: options.roots, at: now)
             report.runID = runID

@@ -27,9 +27,37 @@ package final class CatalogWriter {
     }
 
     package let db: Connection
+    /// Statements run once per device, certificate or entitlement, prepared once and bound
+    /// positionally: looking a long SQL text up in the connection's cache per row showed in profiles.
+    private var hot: [HotStatement: Statement] = [:]
+
+    private enum HotStatement: String {
+        case insertCertificate = """
+            INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
+                serial, not_before, not_after, first_seen)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """
+        case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
+        case insertDevice = "INSERT OR IGNORE INTO devices (udid, first_seen) VALUES (?, ?)"
+        case linkDevice = "INSERT OR IGNORE INTO profile_devices (profile_uuid, udid) VALUES (?, ?)"
+        case insertEntitlement = "INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)"
+    }
 
     package init(_ db: Connection) {
         self.db = db
+    }
+
+    private func run(_ key: HotStatement, _ values: [SQLValue]) throws {
+        let statement: Statement
+        if let prepared = hot[key] {
+            statement = prepared
+        } else {
+            statement = try db.prepare(key.rawValue)
+            hot[key] = statement
+        }
+        defer { statement.reset() }
+        try statement.bind(values)
+        while try statement.step() {}
     }
 
     // MARK: Runs
@@ -190,25 +218,20 @@ package final class CatalogWriter {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
         for certificate in profile.certificates {
-            try db.execute("""
-                INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
-                    serial, not_before, not_after, first_seen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """, [.text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
-                      SQLValue(certificate.teamID), SQLValue(certificate.organization),
-                      SQLValue(certificate.issuerCommonName), .text(certificate.serial),
-                      SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen])
-            try db.execute("INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)",
-                           [uuid, .text(certificate.sha1)])
+            try run(.insertCertificate, [
+                .text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
+                SQLValue(certificate.teamID), SQLValue(certificate.organization),
+                SQLValue(certificate.issuerCommonName), .text(certificate.serial),
+                SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen,
+            ])
+            try run(.linkCertificate, [uuid, .text(certificate.sha1)])
         }
         for udid in profile.devices {
-            try db.execute("INSERT OR IGNORE INTO devices (udid, first_seen) VALUES (?, ?)", [.text(udid), seen])
-            try db.execute("INSERT OR IGNORE INTO profile_devices (profile_uuid, udid) VALUES (?, ?)",
-                           [uuid, .text(udid)])
+            try run(.insertDevice, [.text(udid), seen])
+            try run(.linkDevice, [uuid, .text(udid)])
         }
         for (key, value) in profile.entitlements {
-            try db.execute("INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)",
-                           [uuid, .text(key), .text(value.json.serialized())])
+            try run(.insertEntitlement, [uuid, .text(key), .text(value.json.serialized())])
         }
     }
 
