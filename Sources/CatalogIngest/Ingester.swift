@@ -25,6 +25,7 @@ package final class Ingester {
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
     private var writes = 0
+    private let claims = ContentClaims()
     private var onWarning: (String, String) -> Void = { _, _ in }
     private var onProgress: (Progress) -> Void = { _ in }
     private var lastProgress = Date.distantPast
@@ -69,7 +70,7 @@ package final class Ingester {
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
         var pending: [(Candidate, CatalogWriter.FileStamp)] = []
         var rootReadable = true
-        try walker.walk(root) { candidate in
+        walker.walk(root) { candidate in
             report.filesScanned += 1
             seen.insert(candidate.path)
             guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return }  // vanished
@@ -79,10 +80,6 @@ package final class Ingester {
                 return
             }
             pending.append((candidate, stamp))
-            if pending.count >= options.batchSize {
-                try process(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
             reportProgress()
         }
         try process(pending)
@@ -101,7 +98,7 @@ package final class Ingester {
     /// What decoding one candidate produced.
     private enum Outcome: @unchecked Sendable {
         case profile(ProvisioningProfile)
-        case knownProfile(uuid: String, sha256: String)
+        /// The same bytes as a file another worker claimed first in this run.
         case duplicate(sha256: String)
         case build(BuildArtifact)
         case skipped(String)
@@ -109,42 +106,75 @@ package final class Ingester {
         case none
     }
 
-    /// Reads profile files and hashes them; decodes (in parallel) only content not seen before;
-    /// then writes every outcome on this thread.
-    private func process(_ batch: [(Candidate, CatalogWriter.FileStamp)]) throws {
-        guard !batch.isEmpty else { return }
-        // 1. Read and hash standalone profiles, in parallel.
-        let reads = ParallelResults<Result<([UInt8], String), DecodeError>?>(count: batch.count)
-        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-            let (candidate, _) = batch[index]
-            guard candidate.kind == .profile else { return }
+    /// Decodes the candidates in batches on all cores while this thread writes the previous batch:
+    /// decoding batch i+1 overlaps writing batch i. Only the candidate paths are held for the whole
+    /// run; decoded models live for two batches at most.
+    private func process(_ pending: [(Candidate, CatalogWriter.FileStamp)]) throws {
+        guard !pending.isEmpty else { return }
+        let size = max(options.batchSize, 1)
+        let batches = stride(from: 0, to: pending.count, by: size).map {
+            Array(pending[$0..<min($0 + size, pending.count)])
+        }
+        let claims = claims
+        var outcomes = Self.decode(batches[0], claims: claims, parallel: true)
+        for (index, batch) in batches.enumerated() {
+            let next = BatchBox<ParallelResults<Outcome>>()
+            let group = DispatchGroup()
+            if index + 1 < batches.count {
+                let upcoming = batches[index + 1]
+                DispatchQueue.global().async(group: group) {
+                    next.value = Self.decode(upcoming, claims: claims, parallel: false)
+                }
+            }
+            defer { group.wait() }
+            try write(batch, outcomes)
+            group.wait()
+            outcomes = next.value ?? ParallelResults(count: 0, initial: .none)
+        }
+    }
+
+    /// Reads, hashes and decodes one batch in parallel. A profile file whose bytes another file of
+    /// this run already claimed is not decoded again.
+    /// `parallel` spreads the batch over every core; otherwise it runs on the calling thread, which
+    /// is what the overlapped batches want (one core writes while the other decodes).
+    private static func decode(_ batch: [(Candidate, CatalogWriter.FileStamp)], claims: ContentClaims,
+                               parallel: Bool) -> ParallelResults<Outcome> {
+        let outcomes = ParallelResults<Outcome>(count: batch.count, initial: .none)
+        let work: @Sendable (Int) -> Void = { index in
+            let candidate = batch[index].0
+            guard candidate.kind == .profile else {
+                outcomes[index] = Self.decode(candidate, read: nil)
+                return
+            }
             do {
                 let bytes = try FileBytes.read(candidate.path, limit: ProfileDecoder.maximumSize)
-                reads[index] = .success((bytes, Digest.sha256Hex(bytes)))
+                let sha = Digest.sha256Hex(bytes)
+                outcomes[index] = claims.claim(sha) ? Self.decode(candidate, read: .success((bytes, sha))) : .duplicate(sha256: sha)
             } catch let error as DecodeError {
-                reads[index] = .failure(error.at(path: candidate.path))
+                outcomes[index] = .failed(error.at(path: candidate.path))
             } catch {
-                reads[index] = .failure(DecodeError(.unreadable, "\(error)", path: candidate.path))
+                outcomes[index] = .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
             }
         }
-        // 2. Content already catalogued, or already first in this batch, is not decoded again.
-        let outcomes = ParallelResults<Outcome>(count: batch.count, initial: .none)
-        var firstInBatch = Set<String>()
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: batch.count, execute: work)
+        } else {
+            for index in batch.indices { work(index) }
+        }
+        return outcomes
+    }
+
+    /// Writes a decoded batch in walk order; copies whose twin comes later in the batch wait for it.
+    private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ outcomes: ParallelResults<Outcome>) throws {
+        var deferred: [Int] = []
         for index in batch.indices {
-            guard case .success(let (_, sha))? = reads[index] else { continue }
-            if let uuid = try profileBySHA[sha] ?? writer.profileUUID(withSHA256: sha) {
-                outcomes[index] = .knownProfile(uuid: uuid, sha256: sha)
-            } else if !firstInBatch.insert(sha).inserted {
-                outcomes[index] = .duplicate(sha256: sha)
+            if case .duplicate(let sha) = outcomes[index], profileBySHA[sha] == nil {
+                deferred.append(index)
+                continue
             }
+            try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }
-        // 3. Decode the rest, in parallel.
-        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-            guard case .none = outcomes[index] else { return }
-            outcomes[index] = Self.decode(batch[index].0, read: reads[index])
-        }
-        // 4. Write, in walk order.
-        for index in batch.indices {
+        for index in deferred {
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }
     }
@@ -200,9 +230,6 @@ package final class Ingester {
             sha = profile.sha256
             try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
                                       containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
-        case .knownProfile(let uuid, let hash):
-            try recordKnown(uuid: uuid, sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
-            sha = hash
         case .duplicate(let hash) where profileBySHA[hash] != nil:
             try recordKnown(uuid: profileBySHA[hash] ?? "", sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
             sha = hash
@@ -342,6 +369,24 @@ package final class Ingester {
             kill(getpid(), SIGKILL)
         }
     }
+}
+
+/// The content hashes some worker has started decoding in this run; the first to claim one decodes it.
+final class ContentClaims: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = Set<String>()
+
+    /// True for the first caller with this hash, false for every later one.
+    func claim(_ sha256: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return claimed.insert(sha256).inserted
+    }
+}
+
+/// A value handed from the decoding queue to the writing thread; a DispatchGroup orders the two.
+final class BatchBox<Value>: @unchecked Sendable {
+    var value: Value?
 }
 
 /// A fixed-size buffer that concurrent workers fill, each touching only its own index. Raw memory,
