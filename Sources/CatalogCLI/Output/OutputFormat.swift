@@ -60,7 +60,7 @@ struct RecordPrinter {
         case .ndjson:
             return records.map { $0.serialized() + "\n" }.joined()
         case .csv:
-            return CSVRenderer.render(records, columns: columns)
+            return CSVRenderer.render(records, columns: columns, terminalSafe: terminalWidth != nil)
         case .table:
             return TableRenderer(columns: columns, width: terminalWidth, color: color).render(records)
         }
