@@ -25,11 +25,14 @@ enum RecordMapping {
     /// Columns stored as JSON text.
     static let jsonColumns: Set<String> = ["platforms", "team_identifiers", "app_id_prefixes", "roots"]
 
+    /// Column names that differ from the JSON names `catalog decode` uses for the same fact.
+    static let renamed: [String: String] = ["app_id_prefixes": "application_identifier_prefixes"]
+
     static func json(_ row: Row, skipping skipped: Set<String> = []) -> [(String, JSONValue)] {
         var pairs: [(String, JSONValue)] = []
         pairs.reserveCapacity(row.columns.count)
         for (index, column) in row.columns.enumerated() where !skipped.contains(column) {
-            pairs.append((column, value(row.values[index], column: column)))
+            pairs.append((renamed[column] ?? column, value(row.values[index], column: column)))
         }
         return pairs
     }
