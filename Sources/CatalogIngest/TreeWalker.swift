@@ -34,7 +34,7 @@ package struct TreeWalker {
             } else {
                 try walkFolder(root, depth: 0, visit)
             }
-        } else if let candidate = fileCandidate(root) {
+        } else if let candidate = fileCandidate(root, name: (root as NSString).lastPathComponent) {
             try visit(candidate)
         }
     }
@@ -68,7 +68,7 @@ package struct TreeWalker {
                     try walkFolder(path, depth: depth + 1, visit)
                 }
             case .file:
-                if let candidate = fileCandidate(path) { try visit(candidate) }
+                if let candidate = fileCandidate(path, name: name) { try visit(candidate) }
             default:
                 continue
             }
@@ -76,11 +76,23 @@ package struct TreeWalker {
     }
 
     /// Extensions (`PlugIns/*.appex`) and watch apps (`Watch/*.app`) inside an app are builds of
-    /// their own, with the app as parent. Archives and other bundles are not entered.
+    /// their own, with the app as parent. Archives and other bundles are not entered. The app folder
+    /// is listed once and only the subfolders it has are opened (an unchanged tree is mostly this).
     private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
-        guard candidate.kind == .app else { return }
-        for sub in ["PlugIns", "Watch", "Contents/PlugIns", "Contents/Library/LoginItems"] {
-            let folder = candidate.path + "/" + sub
+        guard candidate.kind == .app, let top = listFolder(candidate.path, reportErrors: false) else { return }
+        var folders: [String] = []
+        for (name, _) in top {
+            if name == "PlugIns" || name == "Watch" { folders.append(candidate.path + "/" + name) }
+            if name == "Contents", let contents = listFolder(candidate.path + "/Contents", reportErrors: false) {
+                for (inner, _) in contents where inner == "PlugIns" {
+                    folders.append(candidate.path + "/Contents/PlugIns")
+                }
+                for (inner, _) in contents where inner == "Library" {
+                    folders.append(candidate.path + "/Contents/Library/LoginItems")
+                }
+            }
+        }
+        for folder in folders {
             guard let entries = listFolder(folder, reportErrors: false) else { continue }
             for (name, type) in entries where type == .directory || type == .unknown {
                 guard name.hasSuffix(".appex") || name.hasSuffix(".app"),
@@ -101,8 +113,7 @@ package struct TreeWalker {
         return nil
     }
 
-    private func fileCandidate(_ path: String) -> Candidate? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+    private func fileCandidate(_ path: String, name: String) -> Candidate? {
         if name.hasSuffix(".mobileprovision") || name.hasSuffix(".provisionprofile") {
             return Candidate(kind: .profile, path: path)
         }
