@@ -112,7 +112,15 @@ func setModificationTime(_ path: String, seconds: Int, nanoseconds: Int = 0) thr
 
 extension Connection {
     func strings(_ sql: String, _ parameters: [SQLValue] = []) throws -> [String] {
-        try query(sql, parameters).map { row in row[0].string ?? "NULL" }
+        try query(sql, parameters).map { row in
+            switch row[0] {
+            case .null: return "NULL"
+            case .integer(let value): return String(value)
+            case .real(let value): return String(value)
+            case .text(let value): return value
+            case .blob(let value): return String(decoding: value, as: UTF8.self)
+            }
+        }
     }
 
     func count(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int {
