@@ -246,3 +246,27 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+// MARK: Running without root's privileges
+
+enum Unprivileged {
+    /// How to run the binary so file modes bite: as is when not root, else through `setpriv` as
+    /// nobody (root reads and writes whatever the modes say). nil when neither is possible.
+    static var launcher: [String]? {
+        if !IngestPaths.isRoot { return [] }
+        let setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: setpriv) else { return nil }
+        return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    }
+
+    static var isAvailable: Bool { launcher != nil && CatalogBinary.isAvailable }
+
+    /// Makes a scratch folder usable by the unprivileged user (it may create the catalogue there).
+    static func open(_ path: String) throws {
+        if IngestPaths.isRoot { try Shell.run("/bin/chmod", ["-R", "a+rwX", path]) }
+    }
+
+    static func run(_ arguments: [String]) throws -> CatalogBinary.Result {
+        try CatalogBinary.Child(arguments, launcher: launcher ?? []).wait()
+    }
+}
