@@ -58,6 +58,7 @@ final class Scratch {
         return target
     }
 
+    @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let target = file(name)
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
@@ -128,9 +129,11 @@ extension Connection {
     }
 }
 
-/// `PRAGMA integrity_check` of the file at `path`, read-only (no migration, no WAL switch).
+/// `PRAGMA integrity_check` of the file at `path` (no migration, no WAL switch). Read-write, as the
+/// next ingest would open it: after a crash a hot journal or WAL needs recovery, which a read-only
+/// connection may not do.
 func integrityCheck(_ path: String) throws -> String {
-    let connection = try Connection(path: path, readOnly: true, wal: false)
+    let connection = try Connection(path: path, readOnly: false, wal: false)
     return try connection.strings("PRAGMA integrity_check").joined(separator: "\n")
 }
 
@@ -206,8 +209,8 @@ enum CatalogBinary {
             let base = FileManager.default.temporaryDirectory.path + "/catalog-child-\(UUID().uuidString)"
             outPath = base + ".out"
             errPath = base + ".err"
-            FileManager.default.createFile(atPath: outPath, contents: nil)
-            FileManager.default.createFile(atPath: errPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: outPath)
             process.standardError = FileHandle(forWritingAtPath: errPath)
             process.standardInput = FileHandle.nullDevice
