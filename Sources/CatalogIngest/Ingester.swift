@@ -89,7 +89,9 @@ package final class Ingester {
         }
         // A root that could not be read at all (an unmounted disk) marks nothing removed.
         guard rootReadable else { return }
-        try markRemoved(under: root, knownStamps: stamps)
+        // Nor does a folder below it that could not be listed (permissions, a flaky mount).
+        let unknown = walker.problems.filter(\.contentsUnknown).map(\.path)
+        try markRemoved(under: root, knownStamps: stamps, except: unknown)
         try writer.touchLive(under: root, at: now)
     }
 
@@ -326,19 +328,23 @@ package final class Ingester {
 
     /// Whatever the catalogue holds as present under `root` but this walk did not see is marked
     /// removed (never deleted); the incremental index forgets it.
-    private func markRemoved(under root: String, knownStamps: [String: CatalogWriter.FileStamp]) throws {
+    private func markRemoved(under root: String, knownStamps: [String: CatalogWriter.FileStamp],
+                             except unknownFolders: [String]) throws {
+        func unknown(_ path: String) -> Bool {
+            unknownFolders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
         let live = try writer.livePaths(under: root)
-        for path in live.builds where !seen.contains(path) {
+        for path in live.builds where !seen.contains(path) && !unknown(path) {
             report.buildsRemoved += try writer.markBuildRemoved(path: path, at: now)
         }
         var goneLocations: [String] = []
-        for path in live.locations where !seen.contains(path) && !seen.contains(containerOf(path)) {
+        for path in live.locations where !seen.contains(path) && !seen.contains(containerOf(path)) && !unknown(path) {
             goneLocations.append(path)
         }
         let affected = try writer.profileUUIDs(atLocations: goneLocations)
         for path in goneLocations { try writer.markLocationRemoved(path: path, at: now) }
         report.profilesRemoved += try writer.profilesWithoutLiveLocation(affected)
-        for path in knownStamps.keys where !seen.contains(path) { try writer.forgetFile(path) }
+        for path in knownStamps.keys where !seen.contains(path) && !unknown(path) { try writer.forgetFile(path) }
     }
 
     /// `X.ipa!Payload/…` → `X.ipa`; `…/X.app/embedded.mobileprovision` → `…/X.app`, and so on.

@@ -9,6 +9,9 @@ package struct TreeWalker {
     package struct Problem: Sendable, Equatable {
         package var path: String
         package var message: String
+        /// The folder at `path` was not (fully) listed: what the catalogue holds under it is unknown,
+        /// not gone.
+        package var contentsUnknown = false
     }
 
     package var excludes: [String]
@@ -41,7 +44,8 @@ package struct TreeWalker {
 
     private mutating func walkFolder(_ folder: String, depth: Int, _ visit: (Candidate) throws -> Void) rethrows {
         guard depth < 64 else {
-            problems.append(Problem(path: folder, message: "folder nesting deeper than 64 levels; not descended"))
+            problems.append(Problem(path: folder, message: "folder nesting deeper than 64 levels; not descended",
+                                    contentsUnknown: true))
             return
         }
         guard let entries = listFolder(folder) else { return }
@@ -134,7 +138,8 @@ package struct TreeWalker {
     private mutating func listFolder(_ folder: String, reportErrors: Bool = true) -> [(String, EntryType)]? {
         guard let dir = opendir(folder) else {
             if reportErrors {
-                problems.append(Problem(path: folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
+                problems.append(Problem(path: folder, message: "cannot read folder: \(String(cString: strerror(errno)))",
+                                        contentsUnknown: true))
             }
             return nil
         }
