@@ -270,7 +270,7 @@ package final class Ingester {
     }
 
     private func store(_ profile: ProvisioningProfile) throws {
-        switch try writer.upsertProfile(profile, at: now) {
+        switch try writer.upsertProfile(profile, at: now, rewrite: options.full) {
         case .new: report.profilesNew += 1
         case .renewed: report.profilesRenewed += 1
         case .updated, .unchanged: break

@@ -146,9 +146,11 @@ package final class CatalogWriter {
     /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
     /// known, refreshes it — replacing the child rows only when the content changed.
     @discardableResult
-    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date) throws -> ProfileChange {
+    /// `rewrite` replaces the rows even when the content is unchanged (`ingest --full`, so a decoder
+    /// fix reaches profiles already catalogued).
+    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false) throws -> ProfileChange {
         let existing = try db.queryFirst("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
-        if let existing, existing.string("sha256") == profile.sha256 {
+        if let existing, existing.string("sha256") == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }

@@ -179,6 +179,13 @@ import Testing
         let db = scratch.file("catalog.sqlite")
         let first = try ingest([tree], db: db)
         let before = try canonicalDump(db)
+        // A stored field gone stale (as after a decoder fix) is rewritten by --full, not kept
+        // because the file's bytes are unchanged.
+        do {
+            let writable = try Connection.openCatalogue(path: db)
+            try writable.execute("UPDATE profiles SET kind = 'enterprise', device_count = 999")
+            try writable.execute("DELETE FROM entitlements")
+        }
         let full = try ingest([tree], db: db, full: true)
         #expect(full.filesUnchanged == 0)
         #expect(full.filesScanned == first.filesScanned)
@@ -188,5 +195,7 @@ import Testing
         #expect(try connection.count("SELECT count(*) AS n FROM files WHERE last_run_id <> ?", [.integer(full.runID)]) == 0)
         #expect(try connection.count("SELECT count(*) AS n FROM files") > 0)
         #expect(try canonicalDump(db) == before)
+        #expect(try connection.count("SELECT count(*) AS n FROM profiles WHERE device_count = 999") == 0)
+        #expect(try connection.count("SELECT count(*) AS n FROM entitlements") > 0)
     }
 }
