@@ -145,13 +145,13 @@ package final class Ingester {
         let work: @Sendable (Int) -> Void = { index in
             let candidate = batch[index].0
             guard candidate.kind == .profile else {
-                outcomes[index] = Self.decode(candidate, read: nil)
+                outcomes[index] = Self.decode(candidate, read: nil, claims: claims)
                 return
             }
             do {
                 let bytes = try FileBytes.read(candidate.path, limit: ProfileDecoder.maximumSize)
                 let sha = Digest.sha256Hex(bytes)
-                outcomes[index] = claims.claim(sha) ? Self.decode(candidate, read: .success((bytes, sha))) : .duplicate(sha256: sha)
+                outcomes[index] = claims.claim(sha) ? Self.decode(candidate, read: .success((bytes, sha)), claims: claims) : .duplicate(sha256: sha)
             } catch let error as DecodeError {
                 outcomes[index] = .failed(error.at(path: candidate.path))
             } catch {
@@ -167,35 +167,56 @@ package final class Ingester {
     }
 
     /// Writes a decoded batch in walk order; copies whose twin comes later in the batch wait for it.
+    /// Writes a decoded batch in walk order. Which worker decoded a shared profile depends on thread
+    /// timing, so an entry that refers to content decoded by a later entry of the batch stores that
+    /// profile first: the catalogue comes out the same whichever thread won.
     private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ outcomes: ParallelResults<Outcome>) throws {
-        var deferred: [Int] = []
+        var decodedHere: [String: ProvisioningProfile] = [:]
         for index in batch.indices {
-            if case .duplicate(let sha) = outcomes[index], profileBySHA[sha] == nil {
-                deferred.append(index)
-                continue
+            switch outcomes[index] {
+            case .profile(let profile): decodedHere[profile.sha256] = profile
+            case .build(let artifact): if let profile = artifact.profile { decodedHere[profile.sha256] = profile }
+            default: break
             }
-            try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }
-        for index in deferred {
+        for index in batch.indices {
+            if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
+                try storeOnce(profile)
+            }
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }
     }
 
-    private static func decode(_ candidate: Candidate, read: Result<([UInt8], String), DecodeError>?) -> Outcome {
+    /// The content hash an outcome refers to without having decoded it: a duplicate file, or a build
+    /// whose embedded profile another file of the run decoded.
+    private static func awaitedProfile(_ outcome: Outcome) -> String? {
+        switch outcome {
+        case .duplicate(let sha): return sha
+        case .build(let artifact) where artifact.profile == nil && artifact.profileError == nil:
+            return artifact.embeddedProfileSHA256
+        default: return nil
+        }
+    }
+
+    private static func decode(_ candidate: Candidate, read: Result<([UInt8], String), DecodeError>?,
+                               claims: ContentClaims) -> Outcome {
+        // An embedded profile whose bytes another file of this run claimed is not decoded again.
+        let policy: EmbeddedProfilePolicy = { claims.claim($0) }
         do {
             switch candidate.kind {
             case .profile:
                 switch read {
-                case .success(let (bytes, _))?: return .profile(try ProfileDecoder.decode(bytes, path: candidate.path))
+                case .success(let (bytes, sha))?:
+                    return .profile(try ProfileDecoder.decode(bytes, path: candidate.path, sha256: sha))
                 case .failure(let error)?: return .failed(error)
                 case nil: return .failed(DecodeError(.unreadable, "not read", path: candidate.path))
                 }
             case .app:
-                return .build(try AppBundleReader.read(candidate.path))
+                return .build(try AppBundleReader.read(candidate.path, policy: policy))
             case .xcarchive:
-                return .build(try ArchiveReader.read(candidate.path))
+                return .build(try ArchiveReader.read(candidate.path, policy: policy))
             case .ipa:
-                return .build(try IPAReader.read(candidate.path))
+                return .build(try IPAReader.read(candidate.path, policy: policy))
             case .infoPlist:
                 let bytes = try FileBytes.read(candidate.path, limit: AppInfoDecoder.maximumSize)
                 guard PlistSniffer.looksLikePlist(bytes) else { return .skipped("not a property list") }
@@ -227,8 +248,7 @@ package final class Ingester {
         switch outcome {
         case .profile(let profile):
             report.filesDecoded += 1
-            try store(profile)
-            profileBySHA[profile.sha256] = profile.uuid
+            try storeOnce(profile)
             sha = profile.sha256
             try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
                                       containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
@@ -269,6 +289,13 @@ package final class Ingester {
                                   containerPath: nil, size: stamp.size, mtime: mtime, sha256: sha256, at: now)
     }
 
+    /// Stores a decoded profile the first time its content is met in the run.
+    private func storeOnce(_ profile: ProvisioningProfile) throws {
+        guard profileBySHA[profile.sha256] == nil else { return }
+        try store(profile)
+        profileBySHA[profile.sha256] = profile.uuid
+    }
+
     private func store(_ profile: ProvisioningProfile) throws {
         switch try writer.upsertProfile(profile, at: now, rewrite: options.full) {
         case .new: report.profilesNew += 1
@@ -278,12 +305,16 @@ package final class Ingester {
     }
 
     private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+        // The embedded profile: decoded here, or content another file of this run decoded.
+        var profileUUID: String?
         if let profile = artifact.profile {
-            if profileBySHA[profile.sha256] == nil {
-                try store(profile)
-                profileBySHA[profile.sha256] = profile.uuid
+            try storeOnce(profile)
+            profileUUID = profile.uuid
+        } else if let sha = artifact.embeddedProfileSHA256, artifact.profileError == nil {
+            if let uuid = profileBySHA[sha] {
+                profileUUID = uuid
             } else {
-                try writer.touchProfile(profile.uuid, at: now)
+                try fail(embeddedProfilePath(artifact), "same content as a profile that failed to decode")
             }
         }
         if let error = artifact.profileError {
@@ -294,15 +325,16 @@ package final class Ingester {
             parentID = try buildIDs[parent] ?? writer.buildID(path: parent, appPath: "")
         }
         let result = try writer.upsertBuild(artifact, appPath: artifact.sourceKind == .app ? "" : (artifact.appPath ?? ""),
-                                            parentID: parentID, size: stamp.size, mtime: mtime, at: now)
+                                            profileUUID: profileUUID, parentID: parentID, size: stamp.size,
+                                            mtime: mtime, at: now)
         buildIDs[candidate.path] = result.id
         report.buildsSeen += 1
         if result.isNew { report.buildsNew += 1 }
         // The embedded profile's location: inside the bundle, or inside the archive file.
-        if let profile = artifact.profile {
-            let location = embeddedProfilePath(artifact)
-            try writer.recordLocation(path: location, profileUUID: profile.uuid, containerKind: artifact.sourceKind.rawValue,
-                                      containerPath: candidate.path, size: nil, mtime: mtime, sha256: profile.sha256, at: now)
+        if let profileUUID {
+            try writer.recordLocation(path: embeddedProfilePath(artifact), profileUUID: profileUUID,
+                                      containerKind: artifact.sourceKind.rawValue, containerPath: candidate.path,
+                                      size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
         }
     }
 

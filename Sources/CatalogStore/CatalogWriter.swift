@@ -267,8 +267,10 @@ package final class CatalogWriter {
     // MARK: Builds
 
     /// Inserts or refreshes the build at (`path`, `appPath`); returns its id and whether it is new.
-    package func upsertBuild(_ artifact: BuildArtifact, appPath: String, parentID: Int64?, size: Int64?,
-                             mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
+    /// `profileUUID` names the embedded profile when the artifact carries only its hash (the ingester
+    /// decodes each content once per run); by default it is the decoded profile's.
+    package func upsertBuild(_ artifact: BuildArtifact, appPath: String, profileUUID: String? = nil, parentID: Int64?,
+                             size: Int64?, mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
         let existing = try db.queryFirst("SELECT id FROM builds WHERE path = ? AND app_path = ?",
                                          [.text(artifact.path), .text(appPath)])?.int64("id")
         let info = artifact.info
@@ -280,12 +282,12 @@ package final class CatalogWriter {
             ":platform": SQLValue(info.platform), ":minimum_os_version": SQLValue(info.minimumOSVersion),
             ":package_type": SQLValue(info.packageType), ":source_kind": .text(artifact.sourceKind.rawValue),
             ":path": .text(artifact.path), ":app_path": .text(appPath), ":parent_build_id": SQLValue(parentID),
-            ":profile_uuid": SQLValue(artifact.profile?.uuid),
+            ":profile_uuid": SQLValue(profileUUID ?? artifact.profile?.uuid),
             ":profile_error": SQLValue(artifact.profileError?.message),
             ":team_id": SQLValue(artifact.teamID ?? artifact.profile?.teamID),
             ":signing_identity": SQLValue(artifact.signingIdentity), ":scheme": SQLValue(artifact.scheme),
             ":archived_at": SQLValue(artifact.archivedAt), ":size": SQLValue(size), ":mtime": SQLValue(mtime),
-            ":content_sha256": SQLValue(artifact.profile?.sha256), ":now": SQLValue(now),
+            ":content_sha256": SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), ":now": SQLValue(now),
         ]
         try db.execute("""
             INSERT INTO builds (bundle_id, name, display_name, short_version, build, version_sort, build_sort,
@@ -294,7 +296,8 @@ package final class CatalogWriter {
                 size, mtime, content_sha256, first_seen, last_seen, removed_at)
             VALUES (:bundle_id, :name, :display_name, :short_version, :build, :version_sort, :build_sort,
                 :unresolved, :platform, :minimum_os_version, :package_type, :source_kind, :path, :app_path,
-                :parent_build_id, :profile_uuid, :profile_error, :team_id, :signing_identity, :scheme,
+                :parent_build_id, :profile_uuid, :profile_error,
+                COALESCE(:team_id, (SELECT team_id FROM profiles WHERE uuid = :profile_uuid)), :signing_identity, :scheme,
                 :archived_at, :size, :mtime, :content_sha256, :now, :now, NULL)
             ON CONFLICT (path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
                 display_name = excluded.display_name, short_version = excluded.short_version,

@@ -15,7 +15,8 @@ package enum ProfileDecoder {
         "TeamName", "TimeToLive", "UUID", "Version",
     ]
 
-    package static func decode(_ bytes: [UInt8], path: String? = nil) throws -> ProvisioningProfile {
+    /// `sha256` is the bytes' hash when the caller already computed it.
+    package static func decode(_ bytes: [UInt8], path: String? = nil, sha256: String? = nil) throws -> ProvisioningProfile {
         do {
             guard !bytes.isEmpty else { throw DecodeError(.empty, "file is empty") }
             guard bytes.count <= maximumSize else {
@@ -38,7 +39,7 @@ package enum ProfileDecoder {
                 throw DecodeError(.invalidValue, "profile plist root is \(root.typeName), expected dictionary")
             }
             var profile = try profile(from: dict, rawPlist: plistBytes, envelopeCertificates: envelopeCertificates)
-            profile.sha256 = Digest.sha256Hex(bytes)
+            profile.sha256 = sha256 ?? Digest.sha256Hex(bytes)
             return profile
         } catch let error as DecodeError {
             throw path.map { error.at(path: $0) } ?? error
