@@ -48,6 +48,7 @@ package final class Ingester {
         // the last run, never corrupt the file).
         _ = try db.query("PRAGMA cache_size = -65536")
         _ = try db.query("PRAGMA synchronous = NORMAL")
+        _ = try db.query("PRAGMA temp_store = MEMORY")
         try db.transaction(.immediate) {
             runID = try writer.beginRun(roots: options.roots, at: now)
             report.runID = runID

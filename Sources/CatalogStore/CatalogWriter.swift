@@ -30,6 +30,10 @@ package final class CatalogWriter {
     /// Statements run once per device, certificate or entitlement, prepared once and bound
     /// positionally: looking a long SQL text up in the connection's cache per row showed in profiles.
     private var hot: [HotStatement: Statement] = [:]
+    /// Devices and certificates this writer has already inserted (or found): shared by many
+    /// profiles, so each is looked up in its table once per run instead of once per profile.
+    private var deviceIDs: [String: Int64] = [:]
+    private var knownCertificates = Set<String>()
 
     private enum HotStatement: String {
         case insertCertificate = """
@@ -38,8 +42,11 @@ package final class CatalogWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """
         case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
-        case insertDevice = "INSERT OR IGNORE INTO devices (udid, first_seen) VALUES (?, ?)"
-        case linkDevice = "INSERT OR IGNORE INTO profile_devices (profile_uuid, udid) VALUES (?, ?)"
+        case profileID = "SELECT id FROM profiles WHERE uuid = ?"
+        case insertDevice = "INSERT INTO devices (udid, first_seen) VALUES (?, ?) ON CONFLICT (udid) DO NOTHING"
+        case deviceID = "SELECT id FROM devices WHERE udid = ?"
+        case linkDevices = "INSERT OR IGNORE INTO profile_devices (profile_id, device_id) SELECT ?, value FROM json_each(?)"
+        case unlinkDevices = "DELETE FROM profile_devices WHERE profile_id = ?"
         case insertEntitlement = "INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)"
     }
 
@@ -47,7 +54,9 @@ package final class CatalogWriter {
         self.db = db
     }
 
-    private func run(_ key: HotStatement, _ values: [SQLValue]) throws {
+    /// Runs a hot statement; returns the first column of its first row, if it has one.
+    @discardableResult
+    private func run(_ key: HotStatement, _ values: [SQLValue]) throws -> Int64? {
         let statement: Statement
         if let prepared = hot[key] {
             statement = prepared
@@ -57,7 +66,19 @@ package final class CatalogWriter {
         }
         defer { statement.reset() }
         try statement.bind(values)
+        guard try statement.step() else { return nil }
+        let first = statement.int64(at: 0)
         while try statement.step() {}
+        return first
+    }
+
+    /// The row id of a device, inserting it the first time this run meets it.
+    private func deviceID(_ udid: String, seen: SQLValue) throws -> Int64? {
+        if let known = deviceIDs[udid] { return known }
+        try run(.insertDevice, [.text(udid), seen])
+        let id = try run(.deviceID, [.text(udid)])
+        deviceIDs[udid] = id
+        return id
     }
 
     // MARK: Runs
@@ -201,8 +222,11 @@ package final class CatalogWriter {
                 raw_plist = excluded.raw_plist, last_seen = excluded.last_seen
             """, values)
         if existing != nil {
-            for table in ["profile_certificates", "profile_devices", "entitlements"] {
+            for table in ["profile_certificates", "entitlements"] {
                 try db.execute(Self.deleteChildren[table]!, [.text(profile.uuid)])
+            }
+            if let profileID = try run(.profileID, [.text(profile.uuid)]) {
+                try run(.unlinkDevices, [.integer(profileID)])
             }
         }
         try insertChildren(of: profile, at: now)
@@ -212,7 +236,6 @@ package final class CatalogWriter {
 
     private static let deleteChildren: [String: String] = [
         "profile_certificates": "DELETE FROM profile_certificates WHERE profile_uuid = ?",
-        "profile_devices": "DELETE FROM profile_devices WHERE profile_uuid = ?",
         "entitlements": "DELETE FROM entitlements WHERE profile_uuid = ?",
     ]
 
@@ -220,17 +243,18 @@ package final class CatalogWriter {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
         for certificate in profile.certificates {
-            try run(.insertCertificate, [
+            if knownCertificates.insert(certificate.sha1).inserted { try run(.insertCertificate, [
                 .text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
                 SQLValue(certificate.teamID), SQLValue(certificate.organization),
                 SQLValue(certificate.issuerCommonName), .text(certificate.serial),
                 SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen,
-            ])
+            ]) }
             try run(.linkCertificate, [uuid, .text(certificate.sha1)])
         }
-        for udid in profile.devices {
-            try run(.insertDevice, [.text(udid), seen])
-            try run(.linkDevice, [uuid, .text(udid)])
+        if !profile.devices.isEmpty, let profileID = try run(.profileID, [uuid]) {
+            // One statement links them all: SQLite walks the JSON array of ids itself.
+            let ids = try profile.devices.compactMap { try deviceID($0, seen: seen) }
+            try run(.linkDevices, [.integer(profileID), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
         }
         for (key, value) in profile.entitlements {
             try run(.insertEntitlement, [uuid, .text(key), .text(value.json.serialized())])

@@ -154,7 +154,10 @@ func canonicalDump(_ path: String) throws -> [String] {
         "SELECT 'device ' || udid AS line FROM devices",
         "SELECT 'entitlement ' || profile_uuid || ' ' || key || ' ' || value_json AS line FROM entitlements",
         "SELECT 'profile_certificate ' || profile_uuid || ' ' || certificate_sha1 AS line FROM profile_certificates",
-        "SELECT 'profile_device ' || profile_uuid || ' ' || udid AS line FROM profile_devices",
+        """
+        SELECT 'profile_device ' || p.uuid || ' ' || d.udid AS line
+        FROM profile_devices pd JOIN profiles p ON p.id = pd.profile_id JOIN devices d ON d.id = pd.device_id
+        """,
         "SELECT 'file ' || path || ' ' || size || ' ' || status || ' ' || ifnull(sha256, '-') AS line FROM files",
     ]
     var lines: [String] = []

@@ -24,9 +24,9 @@ extension CatalogQueries {
     /// Every device with how many profiles (and live profiles) list it, most used first.
     package func devices() throws -> [JSONValue] {
         try db.query("""
-            SELECT d.udid, count(pd.profile_uuid) AS profile_count, d.first_seen
-            FROM devices d LEFT JOIN profile_devices pd ON pd.udid = d.udid
-            GROUP BY d.udid ORDER BY profile_count DESC, d.udid
+            SELECT d.udid, count(pd.profile_id) AS profile_count, d.first_seen
+            FROM devices d LEFT JOIN profile_devices pd ON pd.device_id = d.id
+            GROUP BY d.id ORDER BY profile_count DESC, d.udid
             """).map { .object(RecordMapping.json($0)) }
     }
 

@@ -46,7 +46,10 @@ extension CatalogQueries {
         }
         if let by = filter.expiringBy { clauses.add("p.effective_expiration_date <= ?", SQLValue(by)) }
         if let udid = filter.udid {
-            clauses.add("p.uuid IN (SELECT profile_uuid FROM profile_devices WHERE udid = ?)", .text(udid))
+            clauses.add("""
+                p.id IN (SELECT pd.profile_id FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
+                         WHERE d.udid = ?)
+                """, .text(udid))
         }
         if let sha1 = filter.certificateSHA1 {
             clauses.add("p.uuid IN (SELECT profile_uuid FROM profile_certificates WHERE certificate_sha1 = ?)",
@@ -126,7 +129,10 @@ extension CatalogQueries {
             WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
             """, [key]).map { .object(RecordMapping.json($0)) })))
         pairs.append(("devices", .strings(try db.query(
-            "SELECT udid FROM profile_devices WHERE profile_uuid = ? ORDER BY udid", [key]).compactMap { $0.string("udid") })))
+            """
+            SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
+            JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
+            """, [key]).compactMap { $0.string("udid") })))
         pairs.append(("locations", .array(try db.query("""
             SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at
             FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
