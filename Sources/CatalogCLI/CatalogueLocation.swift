@@ -31,11 +31,21 @@ enum CatalogueLocation {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("no catalogue at \(path); run 'catalog ingest PATH...' first (or pass --db)")
         }
-        // Read-write when we may (so WAL readers can set up shared memory); read-only otherwise.
-        if access(path, W_OK) == 0, let connection = try? Connection.openCatalogue(path: path, readOnly: false) {
-            return connection
+        // Opened read-write when the file allows it, so SQLite can recover a WAL left by a killed
+        // ingest and set up shared memory; but never migrated or written by a query command.
+        let connection: Connection
+        if access(path, W_OK) == 0 {
+            connection = try Connection(path: path, readOnly: false, wal: false)
+            let migrator = try Migrator()
+            try migrator.checkCompatible(connection)
+            let found = try migrator.currentVersion(of: connection)
+            guard found == migrator.latestVersion else {
+                throw StoreError.outdatedSchema(path: path, found: found, known: migrator.latestVersion)
+            }
+        } else {
+            connection = try Connection.openCatalogue(path: path, readOnly: true)
         }
-        return try Connection.openCatalogue(path: path, readOnly: true)
+        return connection
     }
 }
 
