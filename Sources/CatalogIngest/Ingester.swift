@@ -20,7 +20,7 @@ package final class Ingester {
     private var runID: Int64 = 0
     /// Every path the walk saw this run: candidates, so what lies under them counts as present.
     private var seen = Set<String>()
-    /// Content hashes decoded (or found catalogued) this run, and the UUID they hold.
+    /// Content hashes whose profile this run has stored, and the UUID they hold.
     private var profileBySHA: [String: String] = [:]
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
@@ -99,7 +99,7 @@ package final class Ingester {
     // MARK: Decoding a batch
 
     /// What decoding one candidate produced.
-    private enum Outcome: @unchecked Sendable {
+    private enum Outcome: Sendable {
         case profile(ProvisioningProfile)
         /// The same bytes as a file another worker claimed first in this run.
         case duplicate(sha256: String)
