@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "CatalogIngest", dependencies: ["CatalogCore", "CatalogStore"]),
         .target(name: "CatalogCLI", dependencies: ["CatalogCore", "CatalogStore", "CatalogIngest"]),
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
+        // Fills a large synthetic catalogue for the query benchmark (Benchmarks/bench.py).
+        .executableTarget(name: "catalog-bench-fill", dependencies: ["CatalogCore", "CatalogStore"]),
 
         .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore"]),
         .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore"]),

@@ -6,6 +6,17 @@ public enum CatalogCommand {
     static let version = "0.1.0"
 
     static var commands: [any Command.Type] { [
+        IngestCommand.self,
+        ExpiringCommand.self,
+        ProfilesCommand.self,
+        ShowCommand.self,
+        BuildsCommand.self,
+        VersionsCommand.self,
+        CertificatesCommand.self,
+        DevicesCommand.self,
+        RunsCommand.self,
+        ErrorsCommand.self,
+        StatsCommand.self,
         DecodeCommand.self,
     ] }
 
@@ -65,7 +76,7 @@ public enum CatalogCommand {
         } catch let error as UsageError {
             return usageError(error.message, usage: command.usage, hint: "catalog \(command.name) --help", context)
         } catch {
-            context.err("error: \(error)\n")
+            context.err("error: \(TextSanitizer.terminalSafe(String(describing: error)))\n")
             return 1
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// ISO-8601 UTC timestamps with seconds and `Z` (`2026-11-29T10:00:00Z`): the one date format of
-/// the JSON output and the catalogue. Hand-rolled on `gmtime_r`/`timegm` because formatters are
-/// slow and not thread-safe on every platform.
+/// the JSON output and the catalogue. Hand-rolled on `gmtime_r` and `CivilTime` because formatters
+/// are slow and not thread-safe on every platform.
 package enum ISO8601 {
     package static func format(_ date: Date) -> String {
         // A binary plist date is any Double: NaN, ±inf or beyond time_t must not trap the conversion.
@@ -58,16 +58,11 @@ package enum ISO8601 {
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
-        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24,
-              minute < 60, second < 61 else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let seconds = timegm(&parts)
+        guard index == bytes.count,
+              CivilTime.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        let seconds = CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute,
+                                            second: second)
         return Date(timeIntervalSince1970: TimeInterval(seconds - offset))
     }
 }

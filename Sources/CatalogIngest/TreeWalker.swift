@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 
 /// Walks folders and reports the candidates in them: profiles, `.app`/`.appex` bundles (and the
@@ -8,6 +9,9 @@ package struct TreeWalker {
     package struct Problem: Sendable, Equatable {
         package var path: String
         package var message: String
+        /// The folder at `path` was not (fully) listed: what the catalogue holds under it is unknown,
+        /// not gone.
+        package var contentsUnknown = false
     }
 
     package var excludes: [String]
@@ -33,14 +37,15 @@ package struct TreeWalker {
             } else {
                 try walkFolder(root, depth: 0, visit)
             }
-        } else if let candidate = fileCandidate(root) {
+        } else if let candidate = fileCandidate(root, name: (root as NSString).lastPathComponent) {
             try visit(candidate)
         }
     }
 
     private mutating func walkFolder(_ folder: String, depth: Int, _ visit: (Candidate) throws -> Void) rethrows {
         guard depth < 64 else {
-            problems.append(Problem(path: folder, message: "folder nesting deeper than 64 levels; not descended"))
+            problems.append(Problem(path: folder, message: "folder nesting deeper than 64 levels; not descended",
+                                    contentsUnknown: true))
             return
         }
         guard let entries = listFolder(folder) else { return }
@@ -67,7 +72,7 @@ package struct TreeWalker {
                     try walkFolder(path, depth: depth + 1, visit)
                 }
             case .file:
-                if let candidate = fileCandidate(path) { try visit(candidate) }
+                if let candidate = fileCandidate(path, name: name) { try visit(candidate) }
             default:
                 continue
             }
@@ -75,14 +80,27 @@ package struct TreeWalker {
     }
 
     /// Extensions (`PlugIns/*.appex`) and watch apps (`Watch/*.app`) inside an app are builds of
-    /// their own, with the app as parent. Archives and other bundles are not entered.
+    /// their own, with the app as parent. Archives and other bundles are not entered. The app folder
+    /// is listed once and only the subfolders it has are opened (an unchanged tree is mostly this).
     private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
-        guard candidate.kind == .app else { return }
-        for sub in ["PlugIns", "Watch", "Contents/PlugIns", "Contents/Library/LoginItems"] {
-            let folder = candidate.path + "/" + sub
+        guard candidate.kind == .app, let top = listFolder(candidate.path, reportErrors: false) else { return }
+        var folders: [String] = []
+        for (name, _) in top {
+            if name == "PlugIns" || name == "Watch" { folders.append(candidate.path + "/" + name) }
+            if name == "Contents", let contents = listFolder(candidate.path + "/Contents", reportErrors: false) {
+                for (inner, _) in contents where inner == "PlugIns" {
+                    folders.append(candidate.path + "/Contents/PlugIns")
+                }
+                for (inner, _) in contents where inner == "Library" {
+                    folders.append(candidate.path + "/Contents/Library/LoginItems")
+                }
+            }
+        }
+        for folder in folders {
             guard let entries = listFolder(folder, reportErrors: false) else { continue }
             for (name, type) in entries where type == .directory || type == .unknown {
-                guard name.hasSuffix(".appex") || name.hasSuffix(".app") else { continue }
+                guard name.hasSuffix(".appex") || name.hasSuffix(".app"),
+                      AppBundleReader.layout(of: folder + "/" + name) != nil else { continue }
                 let nested = Candidate(kind: .app, path: folder + "/" + name, parentPath: candidate.path)
                 try visit(nested)
                 try visitNested(in: nested, visit)
@@ -92,14 +110,14 @@ package struct TreeWalker {
 
     private func bundleCandidate(_ path: String, parent: String?) -> Candidate? {
         if path.hasSuffix(".xcarchive") { return Candidate(kind: .xcarchive, path: path, parentPath: parent) }
-        if path.hasSuffix(".app") || path.hasSuffix(".appex") {
+        // A folder named like a bundle but holding no Info.plist is walked as an ordinary folder.
+        if path.hasSuffix(".app") || path.hasSuffix(".appex"), AppBundleReader.layout(of: path) != nil {
             return Candidate(kind: .app, path: path, parentPath: parent)
         }
         return nil
     }
 
-    private func fileCandidate(_ path: String) -> Candidate? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+    private func fileCandidate(_ path: String, name: String) -> Candidate? {
         if name.hasSuffix(".mobileprovision") || name.hasSuffix(".provisionprofile") {
             return Candidate(kind: .profile, path: path)
         }
@@ -120,7 +138,8 @@ package struct TreeWalker {
     private mutating func listFolder(_ folder: String, reportErrors: Bool = true) -> [(String, EntryType)]? {
         guard let dir = opendir(folder) else {
             if reportErrors {
-                problems.append(Problem(path: folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
+                problems.append(Problem(path: folder, message: "cannot read folder: \(String(cString: strerror(errno)))",
+                                        contentsUnknown: true))
             }
             return nil
         }

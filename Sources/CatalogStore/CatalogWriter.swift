@@ -27,9 +27,58 @@ package final class CatalogWriter {
     }
 
     package let db: Connection
+    /// Statements run once per device, certificate or entitlement, prepared once and bound
+    /// positionally: looking a long SQL text up in the connection's cache per row showed in profiles.
+    private var hot: [HotStatement: Statement] = [:]
+    /// Devices and certificates this writer has already inserted (or found): shared by many
+    /// profiles, so each is looked up in its table once per run instead of once per profile.
+    private var deviceIDs: [String: Int64] = [:]
+    private var knownCertificates = Set<String>()
+
+    private enum HotStatement: String {
+        case insertCertificate = """
+            INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
+                serial, not_before, not_after, first_seen)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """
+        case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
+        case profileID = "SELECT id FROM profiles WHERE uuid = ?"
+        case insertDevice = "INSERT INTO devices (udid, first_seen) VALUES (?, ?) ON CONFLICT (udid) DO NOTHING"
+        case deviceID = "SELECT id FROM devices WHERE udid = ?"
+        case linkDevices = "INSERT OR IGNORE INTO profile_devices (profile_id, device_id) SELECT ?, value FROM json_each(?)"
+        case unlinkDevices = "DELETE FROM profile_devices WHERE profile_id = ?"
+        case insertEntitlement = "INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)"
+    }
 
     package init(_ db: Connection) {
         self.db = db
+    }
+
+    /// Runs a hot statement; returns the first column of its first row, if it has one.
+    @discardableResult
+    private func run(_ key: HotStatement, _ values: [SQLValue]) throws -> Int64? {
+        let statement: Statement
+        if let prepared = hot[key] {
+            statement = prepared
+        } else {
+            statement = try db.prepare(key.rawValue)
+            hot[key] = statement
+        }
+        defer { statement.reset() }
+        try statement.bind(values)
+        guard try statement.step() else { return nil }
+        let first = statement.int64(at: 0)
+        while try statement.step() {}
+        return first
+    }
+
+    /// The row id of a device, inserting it the first time this run meets it.
+    private func deviceID(_ udid: String, seen: SQLValue) throws -> Int64? {
+        if let known = deviceIDs[udid] { return known }
+        try run(.insertDevice, [.text(udid), seen])
+        let id = try run(.deviceID, [.text(udid)])
+        deviceIDs[udid] = id
+        return id
     }
 
     // MARK: Runs
@@ -118,9 +167,11 @@ package final class CatalogWriter {
     /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
     /// known, refreshes it — replacing the child rows only when the content changed.
     @discardableResult
-    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date) throws -> ProfileChange {
+    /// `rewrite` replaces the rows even when the content is unchanged (`ingest --full`, so a decoder
+    /// fix reaches profiles already catalogued).
+    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false) throws -> ProfileChange {
         let existing = try db.queryFirst("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
-        if let existing, existing.string("sha256") == profile.sha256 {
+        if let existing, existing.string("sha256") == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
@@ -171,8 +222,11 @@ package final class CatalogWriter {
                 raw_plist = excluded.raw_plist, last_seen = excluded.last_seen
             """, values)
         if existing != nil {
-            for table in ["profile_certificates", "profile_devices", "entitlements"] {
+            for table in ["profile_certificates", "entitlements"] {
                 try db.execute(Self.deleteChildren[table]!, [.text(profile.uuid)])
+            }
+            if let profileID = try run(.profileID, [.text(profile.uuid)]) {
+                try run(.unlinkDevices, [.integer(profileID)])
             }
         }
         try insertChildren(of: profile, at: now)
@@ -182,7 +236,6 @@ package final class CatalogWriter {
 
     private static let deleteChildren: [String: String] = [
         "profile_certificates": "DELETE FROM profile_certificates WHERE profile_uuid = ?",
-        "profile_devices": "DELETE FROM profile_devices WHERE profile_uuid = ?",
         "entitlements": "DELETE FROM entitlements WHERE profile_uuid = ?",
     ]
 
@@ -190,25 +243,21 @@ package final class CatalogWriter {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
         for certificate in profile.certificates {
-            try db.execute("""
-                INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
-                    serial, not_before, not_after, first_seen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """, [.text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
-                      SQLValue(certificate.teamID), SQLValue(certificate.organization),
-                      SQLValue(certificate.issuerCommonName), .text(certificate.serial),
-                      SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen])
-            try db.execute("INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)",
-                           [uuid, .text(certificate.sha1)])
+            if knownCertificates.insert(certificate.sha1).inserted { try run(.insertCertificate, [
+                .text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
+                SQLValue(certificate.teamID), SQLValue(certificate.organization),
+                SQLValue(certificate.issuerCommonName), .text(certificate.serial),
+                SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen,
+            ]) }
+            try run(.linkCertificate, [uuid, .text(certificate.sha1)])
         }
-        for udid in profile.devices {
-            try db.execute("INSERT OR IGNORE INTO devices (udid, first_seen) VALUES (?, ?)", [.text(udid), seen])
-            try db.execute("INSERT OR IGNORE INTO profile_devices (profile_uuid, udid) VALUES (?, ?)",
-                           [uuid, .text(udid)])
+        if !profile.devices.isEmpty, let profileID = try run(.profileID, [uuid]) {
+            // One statement links them all: SQLite walks the JSON array of ids itself.
+            let ids = try profile.devices.compactMap { try deviceID($0, seen: seen) }
+            try run(.linkDevices, [.integer(profileID), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
         }
         for (key, value) in profile.entitlements {
-            try db.execute("INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)",
-                           [uuid, .text(key), .text(value.json.serialized())])
+            try run(.insertEntitlement, [uuid, .text(key), .text(value.json.serialized())])
         }
     }
 
@@ -242,8 +291,10 @@ package final class CatalogWriter {
     // MARK: Builds
 
     /// Inserts or refreshes the build at (`path`, `appPath`); returns its id and whether it is new.
-    package func upsertBuild(_ artifact: BuildArtifact, appPath: String, parentID: Int64?, size: Int64?,
-                             mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
+    /// `profileUUID` names the embedded profile when the artifact carries only its hash (the ingester
+    /// decodes each content once per run); by default it is the decoded profile's.
+    package func upsertBuild(_ artifact: BuildArtifact, appPath: String, profileUUID: String? = nil, parentID: Int64?,
+                             size: Int64?, mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
         let existing = try db.queryFirst("SELECT id FROM builds WHERE path = ? AND app_path = ?",
                                          [.text(artifact.path), .text(appPath)])?.int64("id")
         let info = artifact.info
@@ -255,12 +306,12 @@ package final class CatalogWriter {
             ":platform": SQLValue(info.platform), ":minimum_os_version": SQLValue(info.minimumOSVersion),
             ":package_type": SQLValue(info.packageType), ":source_kind": .text(artifact.sourceKind.rawValue),
             ":path": .text(artifact.path), ":app_path": .text(appPath), ":parent_build_id": SQLValue(parentID),
-            ":profile_uuid": SQLValue(artifact.profile?.uuid),
+            ":profile_uuid": SQLValue(profileUUID ?? artifact.profile?.uuid),
             ":profile_error": SQLValue(artifact.profileError?.message),
             ":team_id": SQLValue(artifact.teamID ?? artifact.profile?.teamID),
             ":signing_identity": SQLValue(artifact.signingIdentity), ":scheme": SQLValue(artifact.scheme),
             ":archived_at": SQLValue(artifact.archivedAt), ":size": SQLValue(size), ":mtime": SQLValue(mtime),
-            ":content_sha256": SQLValue(artifact.profile?.sha256), ":now": SQLValue(now),
+            ":content_sha256": SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), ":now": SQLValue(now),
         ]
         try db.execute("""
             INSERT INTO builds (bundle_id, name, display_name, short_version, build, version_sort, build_sort,
@@ -269,7 +320,8 @@ package final class CatalogWriter {
                 size, mtime, content_sha256, first_seen, last_seen, removed_at)
             VALUES (:bundle_id, :name, :display_name, :short_version, :build, :version_sort, :build_sort,
                 :unresolved, :platform, :minimum_os_version, :package_type, :source_kind, :path, :app_path,
-                :parent_build_id, :profile_uuid, :profile_error, :team_id, :signing_identity, :scheme,
+                :parent_build_id, :profile_uuid, :profile_error,
+                COALESCE(:team_id, (SELECT team_id FROM profiles WHERE uuid = :profile_uuid)), :signing_identity, :scheme,
                 :archived_at, :size, :mtime, :content_sha256, :now, :now, NULL)
             ON CONFLICT (path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
                 display_name = excluded.display_name, short_version = excluded.short_version,

@@ -27,6 +27,7 @@ package final class Connection {
     private let db: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     private var savepointDepth = 0
+    private var busyTimeoutMilliseconds = Connection.busyTimeoutMilliseconds
 
     /// Opens (and, unless `readOnly`, creates) the database at `path`.
     ///
@@ -67,9 +68,30 @@ package final class Connection {
         sqlite3_close_v2(db)
     }
 
+    /// How long statements wait for another connection's lock (an ingest waits longer than a query).
+    package func setBusyTimeout(milliseconds: Int32) {
+        busyTimeoutMilliseconds = milliseconds
+        sqlite3_busy_timeout(db, milliseconds)
+    }
+
     /// Switches the file to write-ahead logging (persistent: recorded in the file header).
+    ///
+    /// A no-op when the file already is in WAL mode. The switch needs an exclusive lock and SQLite
+    /// does not run the busy handler for it, so two processes opening a new catalogue at once would
+    /// see one fail at once with "database is locked": it is retried for the busy timeout instead.
     package func enableWAL() throws {
-        _ = try query("PRAGMA journal_mode = WAL")
+        let deadline = Date().addingTimeInterval(Double(busyTimeoutMilliseconds) / 1000)
+        while true {
+            do {
+                if try queryFirst("PRAGMA journal_mode")?[0].string?.lowercased() == "wal" { return }
+                _ = try query("PRAGMA journal_mode = WAL")
+                return
+            } catch let error as SQLiteError
+                where (error.primaryCode == SQLiteError.busy || error.primaryCode == SQLiteError.locked)
+                && Date() < deadline {
+                usleep(10_000)
+            }
+        }
     }
 
     // MARK: Running statements

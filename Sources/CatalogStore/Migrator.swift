@@ -56,6 +56,9 @@ package struct Migrator: Sendable {
     @discardableResult
     package func migrate(_ connection: Connection, now: Date = Date()) throws -> [Int] {
         try checkCompatible(connection)
+        // Up to date: take no write lock, so opening a catalogue while an ingest writes to it does not
+        // queue behind that ingest (for the short busy timeout) only to find nothing to do.
+        if try hasMigrationsTable(connection), try currentVersion(of: connection) >= latestVersion { return [] }
         var applied: [Int] = []
         for migration in migrations {
             let didApply = try connection.transaction(.immediate) { () throws -> Bool in

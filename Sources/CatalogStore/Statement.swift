@@ -15,14 +15,20 @@ package final class Statement {
 
     init(db: OpaquePointer, sql: String, persistent: Bool) throws {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let code = sqlite3_prepare_v3(db, sql, -1, flags, &statement, &tail)
+        // `tail` points into the C string passed to prepare, so it is only read inside withCString:
+        // an implicitly bridged String argument is a temporary freed as soon as the call returns.
+        let (code, hasTail) = sql.withCString { text -> (Int32, Bool) in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(db, text, -1, flags, &statement, &tail)
+            guard code == SQLITE_OK, let tail, tail.pointee != 0 else { return (code, false) }
+            return (code, !String(cString: tail).allSatisfy(\.isWhitespace))
+        }
         guard code == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             throw SQLiteError(db: db, code: code, sql: sql)
         }
-        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy(\.isWhitespace) {
+        if hasTail {
             sqlite3_finalize(statement)
             throw SQLiteError(extendedCode: SQLITE_MISUSE,
                               message: "more than one statement; use executeScript for scripts", sql: sql)

@@ -20,7 +20,7 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .newerSchema(let path, let found, let known):
             return "catalogue \(path) was written by a newer catalog (schema \(found), this binary knows \(known))"
         case .outdatedSchema(let path, let found, let known):
-            return "catalogue \(path) has schema \(found) but this binary needs \(known); open it once without read-only to migrate it"
+            return "catalogue \(path) has schema \(found) but this binary needs \(known); run 'catalog ingest' once to migrate it"
         case .invalidMigrations(let reason):
             return "invalid migrations: \(reason)"
         }

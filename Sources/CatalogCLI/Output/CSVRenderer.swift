@@ -2,11 +2,13 @@ import CatalogCore
 
 /// RFC 4180: a header row, CRLF line ends, and every cell holding a comma, quote, CR or LF quoted
 /// with its quotes doubled. Arrays are joined with `;`, objects written as JSON.
+/// Written to a terminal (`terminalSafe`), control characters in cells are shown escaped instead.
 enum CSVRenderer {
-    static func render(_ records: [JSONValue], columns: [Column]) -> String {
-        var out = columns.map { cell($0.key) }.joined(separator: ",") + "\r\n"
+    static func render(_ records: [JSONValue], columns: [Column], terminalSafe: Bool = false) -> String {
+        func field(_ text: String) -> String { cell(terminalSafe ? TextSanitizer.terminalSafe(text) : text) }
+        var out = columns.map { field($0.key) }.joined(separator: ",") + "\r\n"
         for record in records {
-            out += columns.map { cell(text(record[$0.key] ?? .null)) }.joined(separator: ",") + "\r\n"
+            out += columns.map { field(text(record[$0.key] ?? .null)) }.joined(separator: ",") + "\r\n"
         }
         return out
     }

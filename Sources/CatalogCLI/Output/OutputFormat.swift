@@ -27,13 +27,13 @@ enum OutputFormat: String, CaseIterable {
 }
 
 /// A column of a table or CSV: which record key, its header, and how a table shows it.
-struct Column {
+struct Column: Sendable {
     var key: String
     var header: String
     /// Table rendering of the value; CSV and JSON use the value itself.
-    var display: (JSONValue) -> String = Column.plain
+    var display: @Sendable (JSONValue) -> String = Column.plain
 
-    static func plain(_ value: JSONValue) -> String {
+    @Sendable static func plain(_ value: JSONValue) -> String {
         switch value {
         case .null: return ""
         case .string(let text): return text
@@ -60,7 +60,7 @@ struct RecordPrinter {
         case .ndjson:
             return records.map { $0.serialized() + "\n" }.joined()
         case .csv:
-            return CSVRenderer.render(records, columns: columns)
+            return CSVRenderer.render(records, columns: columns, terminalSafe: terminalWidth != nil)
         case .table:
             return TableRenderer(columns: columns, width: terminalWidth, color: color).render(records)
         }

@@ -12,7 +12,8 @@ package enum AppBundleReader {
         return nil
     }
 
-    package static func read(_ appPath: String, sourceKind: BuildArtifact.SourceKind = .app) throws -> BuildArtifact {
+    package static func read(_ appPath: String, sourceKind: BuildArtifact.SourceKind = .app,
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
         guard let layout = layout(of: appPath) else {
             throw DecodeError(.invalidBundle, "no Info.plist or Contents/Info.plist in app bundle", path: appPath)
         }
@@ -20,11 +21,8 @@ package enum AppBundleReader {
                                              path: layout.infoPlist)
         var artifact = BuildArtifact(sourceKind: sourceKind, path: appPath, info: info)
         if FileBytes.isFile(layout.profile) {
-            do {
-                artifact.profile = try ProfileDecoder.decode(
-                    try FileBytes.read(layout.profile, limit: ProfileDecoder.maximumSize), path: layout.profile)
-            } catch let error as DecodeError {
-                artifact.profileError = error.at(path: layout.profile)
+            artifact.attachEmbeddedProfile(at: layout.profile, policy: policy) {
+                try FileBytes.read(layout.profile, limit: ProfileDecoder.maximumSize)
             }
         }
         return artifact

@@ -8,7 +8,8 @@ package enum ArchiveReader {
         path.hasSuffix(".xcarchive") || FileBytes.isDirectory(path + "/Products/Applications")
     }
 
-    package static func read(_ archivePath: String) throws -> BuildArtifact {
+    package static func read(_ archivePath: String,
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
         let plistPath = archivePath + "/Info.plist"
         var archiveInfo = PlistDictionary()
         if FileBytes.isFile(plistPath) {
@@ -34,7 +35,7 @@ package enum ArchiveReader {
         var artifact: BuildArtifact
         if let appRelative, FileBytes.isDirectory(archivePath + "/" + appRelative),
            AppBundleReader.layout(of: archivePath + "/" + appRelative) != nil {
-            artifact = try AppBundleReader.read(archivePath + "/" + appRelative, sourceKind: .xcarchive)
+            artifact = try AppBundleReader.read(archivePath + "/" + appRelative, sourceKind: .xcarchive, policy: policy)
         } else if let properties {
             artifact = BuildArtifact(sourceKind: .xcarchive, path: archivePath,
                                      info: AppInfoDecoder.appInfo(from: properties, format: .xml))

@@ -19,6 +19,8 @@ public struct BuildArtifact: Sendable {
     public var profile: ProvisioningProfile?
     /// Why the embedded profile could not be decoded, when it was present but broken.
     public var profileError: DecodeError?
+    /// SHA-256 of the embedded profile's bytes, whenever one was read (decoded or not).
+    public var embeddedProfileSHA256: String?
     /// `.xcarchive` only.
     public var archivedAt: Date?
     public var scheme: String?
@@ -39,5 +41,31 @@ public struct BuildArtifact: Sendable {
         self.scheme = scheme
         self.signingIdentity = signingIdentity
         self.teamID = teamID
+    }
+}
+
+/// Decides, from an embedded profile's SHA-256, whether to decode it. The ingester answers false for
+/// content it has already decoded in the run; everyone else decodes everything.
+package typealias EmbeddedProfilePolicy = @Sendable (_ sha256: String) -> Bool
+
+extension BuildArtifact {
+    package static let decodeEveryProfile: EmbeddedProfilePolicy = { _ in true }
+
+    /// Reads the embedded profile at `path` (a file, or `archive.ipa!member`), records its hash and,
+    /// when `policy` says so, decodes it. A broken profile is kept as `profileError`: the build
+    /// itself is still good.
+    package mutating func attachEmbeddedProfile(at path: String, policy: EmbeddedProfilePolicy,
+                                                read: () throws -> [UInt8]) {
+        do {
+            let bytes = try read()
+            let sha = Digest.sha256Hex(bytes)
+            embeddedProfileSHA256 = sha
+            guard policy(sha) else { return }
+            profile = try ProfileDecoder.decode(bytes, path: path, sha256: sha)
+        } catch let error as DecodeError {
+            profileError = error.at(path: path)
+        } catch {
+            profileError = DecodeError(.unreadable, "\(error)", path: path)
+        }
     }
 }

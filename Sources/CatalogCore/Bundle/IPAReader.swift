@@ -3,7 +3,8 @@ import Foundation
 /// Reads an `.ipa`: a zip whose app is the shortest `Payload/*.app`. Only the central directory,
 /// the app's `Info.plist` and its `embedded.mobileprovision` are read.
 package enum IPAReader {
-    package static func read(_ path: String) throws -> BuildArtifact {
+    package static func read(_ path: String,
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
         let archive = try ZipArchive(path: path)
         guard let appPrefix = appPrefix(in: archive.entries) else {
             throw DecodeError(.invalidBundle, "no Payload/*.app in archive", path: path)
@@ -15,12 +16,8 @@ package enum IPAReader {
         let info = try AppInfoDecoder.decode(infoBytes, path: "\(path)!\(infoEntry.name)")
         var artifact = BuildArtifact(sourceKind: .ipa, path: path, appPath: String(appPrefix.dropLast()), info: info)
         if let profileEntry = archive.entries.first(where: { $0.name == appPrefix + "embedded.mobileprovision" }) {
-            let profilePath = "\(path)!\(profileEntry.name)"
-            do {
-                artifact.profile = try ProfileDecoder.decode(
-                    try archive.contents(of: profileEntry, limit: ProfileDecoder.maximumSize), path: profilePath)
-            } catch let error as DecodeError {
-                artifact.profileError = error.at(path: profilePath)
+            artifact.attachEmbeddedProfile(at: "\(path)!\(profileEntry.name)", policy: policy) {
+                try archive.contents(of: profileEntry, limit: ProfileDecoder.maximumSize)
             }
         }
         artifact.teamID = artifact.profile?.teamID

@@ -39,61 +39,97 @@ package enum JSONValue: Sendable, Equatable {
     }
 
     package func serialized(pretty: Bool = false) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(to: &out, pretty: pretty, indent: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    package func write(to out: inout String, pretty: Bool, indent: Int) {
+    /// Appends the UTF-8 JSON text to `out` (bytes, not String: large outputs are written a lot).
+    package func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
         case .double(let value):
-            out += value.isFinite ? String(value) : "null"
+            out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let values):
-            if values.isEmpty { out += "[]"; return }
-            out += "["
+            if values.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { JSONValue.newline(indent + 2, &out) }
                 value.write(to: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { out += "\n" + String(repeating: " ", count: indent) }
-            out += "]"
+            if pretty { JSONValue.newline(indent, &out) }
+            out.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            if pairs.isEmpty { out += "{}"; return }
-            out += "{"
+            if pairs.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
             for (index, pair) in pairs.enumerated() {
-                if index > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { JSONValue.newline(indent + 2, &out) }
                 JSONValue.writeString(pair.0, to: &out)
-                out += pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
                 pair.1.write(to: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { out += "\n" + String(repeating: " ", count: indent) }
-            out += "}"
+            if pretty { JSONValue.newline(indent, &out) }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Escapes quotes, backslashes and every control character (U+0000–U+001F, U+007F), so data
-    /// never carries a raw escape sequence to a terminal.
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+    private static func newline(_ indent: Int, _ out: inout [UInt8]) {
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+    }
+
+    /// Escapes quotes, backslashes and every control character (C0, DEL and the C1 range
+    /// U+0080–U+009F), so data never carries a raw escape sequence to a terminal. Works on the UTF-8
+    /// bytes: a C1 control is the pair C2 80…C2 9F.
+    private static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { bytes in
+            var index = 0
+            var runStart = 0
+            func flush(_ end: Int) {
+                if end > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
             }
+            while index < bytes.count {
+                let byte = bytes[index]
+                var escaped: [UInt8]?
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "\""): escaped = Array("\\\"".utf8)
+                case UInt8(ascii: "\\"): escaped = Array("\\\\".utf8)
+                case 0x0A: escaped = Array("\\n".utf8)
+                case 0x0D: escaped = Array("\\r".utf8)
+                case 0x09: escaped = Array("\\t".utf8)
+                case 0x00..<0x20, 0x7F: escaped = unicodeEscape(UInt32(byte))
+                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                    escaped = unicodeEscape(UInt32(bytes[index + 1]))
+                    width = 2
+                default: break
+                }
+                if let escaped {
+                    flush(index)
+                    out.append(contentsOf: escaped)
+                    index += width
+                    runStart = index
+                } else {
+                    index += 1
+                }
+            }
+            flush(bytes.count)
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
+        let hex = Array("0123456789abcdef".utf8)
+        return Array("\\u00".utf8) + [hex[Int(value >> 4)], hex[Int(value & 0xF)]]
     }
 }
 

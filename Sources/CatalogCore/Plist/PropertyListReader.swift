@@ -90,25 +90,4 @@ enum PlistSupport {
         }
         return nil
     }
-
-    /// Seconds since 1970-01-01T00:00:00Z of a proleptic Gregorian civil date-time (UTC).
-    static func unixSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
-        // Days from civil (Howard Hinnant's algorithm), exact for all years in range here.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthIndex = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + hour * 3_600 + minute * 60 + second
-    }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
 }

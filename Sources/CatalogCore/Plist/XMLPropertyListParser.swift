@@ -608,9 +608,9 @@ struct XMLPropertyListParser {
             }
         }
         guard separator(UInt8(ascii: "Z")), index == range.upperBound else { throw invalid }
-        guard (1...12).contains(month), day >= 1, day <= PlistSupport.daysInMonth(year: year, month: month),
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second < 61 else { throw invalid }
-        let seconds = PlistSupport.unixSeconds(year: year, month: month, day: day,
+        let seconds = CivilTime.unixSeconds(year: year, month: month, day: day,
                                                hour: hour, minute: minute, second: second)
         return .date(Date(timeIntervalSince1970: TimeInterval(seconds)))
     }

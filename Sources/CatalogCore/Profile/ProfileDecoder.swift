@@ -15,7 +15,8 @@ package enum ProfileDecoder {
         "TeamName", "TimeToLive", "UUID", "Version",
     ]
 
-    package static func decode(_ bytes: [UInt8], path: String? = nil) throws -> ProvisioningProfile {
+    /// `sha256` is the bytes' hash when the caller already computed it.
+    package static func decode(_ bytes: [UInt8], path: String? = nil, sha256: String? = nil) throws -> ProvisioningProfile {
         do {
             guard !bytes.isEmpty else { throw DecodeError(.empty, "file is empty") }
             guard bytes.count <= maximumSize else {
@@ -38,7 +39,7 @@ package enum ProfileDecoder {
                 throw DecodeError(.invalidValue, "profile plist root is \(root.typeName), expected dictionary")
             }
             var profile = try profile(from: dict, rawPlist: plistBytes, envelopeCertificates: envelopeCertificates)
-            profile.sha256 = Digest.sha256Hex(bytes)
+            profile.sha256 = sha256 ?? Digest.sha256Hex(bytes)
             return profile
         } catch let error as DecodeError {
             throw path.map { error.at(path: $0) } ?? error
@@ -81,20 +82,5 @@ package enum ProfileDecoder {
             unknownKeys: unknown,
             rawPlist: rawPlist,
             envelopeCertificateCount: envelopeCertificates)
-    }
-}
-
-/// Cheap content sniffing: what a file is, from its first bytes.
-package enum PlistSniffer {
-    /// `bplist`, or (after an optional UTF-8 BOM and whitespace) `<?xml`, `<!DOCTYPE` or `<plist`.
-    package static func looksLikePlist<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool
-    where Bytes.Index == Int {
-        if bytes.starts(with: Array("bplist".utf8)) { return true }
-        var index = bytes.startIndex
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
-        while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        let rest = bytes[index...]
-        return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<!DOCTYPE".utf8))
-            || rest.starts(with: Array("<plist".utf8))
     }
 }

@@ -230,29 +230,10 @@ package struct X509Certificate: Sendable, Equatable {
             return nil
         }
         guard position == text.count else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second <= 60 else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilTime.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Double(seconds) + fraction
-    }
-
-    private static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (the civil-from-days inverse).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

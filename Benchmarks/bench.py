@@ -1,0 +1,476 @@
+#!/usr/bin/env python3
+"""Benchmark `catalog ingest` and the query commands against the issue's performance targets.
+
+    python3 Benchmarks/bench.py [--profiles N --apps M --archives A --ipas K] [--catalog PATH]
+                                [--json OUT.json] [--skip-queries] [--workdir DIR] ...
+
+Generates (or reuses) a deterministic synthetic tree with make_tree.py, then measures, each as a
+separate process with its own wall time and peak RSS (os.wait4 on exactly that child):
+  floor      `find TREE -type f -print0 | xargs -0 cat > /dev/null` — reading every file once
+  baseline   Benchmarks/baseline.py into a fresh SQLite file
+  cold       `catalog ingest TREE --db NEW --quiet`
+  unchanged  the same again, nothing changed
+  touched    the same after moving the mtime of 1% of the files (restored afterwards)
+  queries    expiring/profiles/builds/devices/show on a large catalogue made by catalog-bench-fill,
+             and `catalog decode` of one profile (median of --runs runs each)
+All runs see a warm page cache (the floor is run once unmeasured first). Python standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import math
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import make_tree  # noqa: E402
+
+TARGETS = {"speedup_vs_baseline": 8.0, "cold_over_floor": 2.5, "unchanged_over_cold": 0.05,
+           "touched_over_cold": 0.10, "query_ms": 50.0, "decode_ms": 20.0, "ingest_rss_mb": 200.0,
+           "rss_profiles": 100_000}
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# MARK: - Measuring one process
+
+RSS_WRAPPER_C = r"""
+/* Runs argv[2..] as a child of this small process and writes that child's peak RSS (ru_maxrss from
+   wait4) to the file argv[1]. Needed because a process forked from the Python harness inherits the
+   harness's RSS high-water mark across exec, so os.wait4 on a direct child over-reports. */
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
+int main(int argc, char **argv) {
+    if (argc < 3) return 125;
+    pid_t pid = fork();
+    if (pid < 0) return 126;
+    if (pid == 0) { execvp(argv[2], argv + 2); _exit(127); }
+    int status; struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) return 126;
+    FILE *f = fopen(argv[1], "w");
+    if (f) { fprintf(f, "%ld\n", (long)ru.ru_maxrss); fclose(f); }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return 128 + WTERMSIG(status);
+}
+"""
+_wrapper: str | None = None
+
+
+def setup_rss_wrapper(workdir: str) -> str | None:
+    """Compiles the wrapper once (cc); without a C compiler, falls back to os.wait4 on a direct child."""
+    global _wrapper
+    src, exe = os.path.join(workdir, "rsswrap.c"), os.path.join(workdir, "rsswrap")
+    if not os.path.exists(exe):
+        with open(src, "w") as f:
+            f.write(RSS_WRAPPER_C)
+        cc = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+        if cc is None or subprocess.run([cc, "-O2", "-o", exe, src]).returncode != 0:
+            log("warning: no C compiler; peak RSS includes the harness's own (forked) footprint")
+            return None
+    _wrapper = exe
+    return exe
+
+
+def measure(cmd: list[str], *, cwd: str | None = None, stdout_path: str | None = None) -> dict:
+    """Runs cmd; returns wall seconds, the peak RSS of that process tree and its exit status."""
+    rss_file = None
+    if _wrapper:
+        fd, rss_file = tempfile.mkstemp(prefix="rss-")
+        os.close(fd)
+        cmd = [_wrapper, rss_file] + cmd
+    with tempfile.TemporaryFile() as err, open(stdout_path or os.devnull, "wb") as out:
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        except OSError as e:
+            return {"wall_s": 0.0, "peak_rss_mb": 0.0, "rc": 127, "error": str(e)}
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)  # already reaped: keep Popen from waiting
+        err.seek(0)
+        tail = err.read()[-2000:].decode("utf-8", "replace").strip()
+    maxrss = usage.ru_maxrss
+    if rss_file:
+        with open(rss_file) as f:
+            text = f.read().strip()
+        os.remove(rss_file)
+        maxrss = int(text) if text else 0
+    # Linux reports ru_maxrss in KiB, macOS in bytes.
+    rss_mb = maxrss / (1 << 20) if sys.platform == "darwin" else maxrss / 1024
+    result = {"wall_s": wall, "peak_rss_mb": rss_mb, "rc": proc.returncode}
+    if proc.returncode != 0:
+        result["error"] = tail.splitlines()[-1] if tail else f"exit status {proc.returncode}"
+        if proc.returncode == 127 and not tail:
+            result["error"] = f"cannot run {cmd[2] if _wrapper else cmd[0]}"
+    return result
+
+
+def repeat(cmd: list[str], runs: int, stdout_path: str | None = None) -> dict:
+    results = [measure(cmd, stdout_path=stdout_path) for _ in range(runs)]
+    r = {"wall_s": statistics.median(x["wall_s"] for x in results),
+         "min_s": min(x["wall_s"] for x in results), "max_s": max(x["wall_s"] for x in results),
+         "peak_rss_mb": max(x["peak_rss_mb"] for x in results), "rc": max(x["rc"] for x in results),
+         "runs": runs}
+    errors = [x["error"] for x in results if "error" in x]
+    if errors:
+        r["error"] = errors[0]
+    if stdout_path and os.path.exists(stdout_path):
+        r["output_bytes"] = os.path.getsize(stdout_path)
+    return r
+
+
+# MARK: - The tree
+
+def tree_stats(root: str) -> tuple[list[str], int]:
+    files, total = [], 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            p = os.path.join(dirpath, name)
+            files.append(p)
+            total += os.lstat(p).st_size
+    return files, total
+
+
+def ensure_tree(args) -> tuple[str, dict]:
+    with open(os.path.join(HERE, "make_tree.py"), "rb") as f:
+        gen = hashlib.sha256(f.read()).hexdigest()[:10]
+    key = f"tree-p{args.profiles}-a{args.apps}-x{args.archives}-i{args.ipas}-s{args.seed}-{gen}"
+    out, marker = os.path.join(args.workdir, key), os.path.join(args.workdir, key + ".json")
+    if os.path.exists(marker) and os.path.isdir(out):
+        with open(marker) as f:
+            info = json.load(f)
+        info["cached"] = True
+        log(f"tree: reusing {out}")
+        return out, info
+    shutil.rmtree(out, ignore_errors=True)
+    log(f"tree: generating {out} …")
+    info = make_tree.generate(out, profiles=args.profiles, apps=args.apps, archives=args.archives,
+                              ipas=args.ipas, seed=args.seed)
+    with open(marker, "w") as f:
+        json.dump(info, f)
+    log(f"tree: {info['files']} files, {info['bytes'] / 1e6:.1f} MB in {info['seconds']} s")
+    info["cached"] = False
+    return out, info
+
+
+def touch_selection(tree: str, files: list[str], seed: int) -> list[str]:
+    """1% of each kind of file (at least one of each), chosen deterministically."""
+    groups: dict[str, list[str]] = {}
+    for p in files:
+        rel = os.path.relpath(p, tree)
+        name = os.path.basename(rel)
+        if rel.startswith("profiles/"):
+            g = "profile"
+        elif name.startswith("embedded."):
+            g = "embedded-profile"
+        elif name == "Info.plist" and (".app/" in rel or ".xcarchive/" in rel):
+            g = "bundle-info-plist"
+        elif name.endswith(".ipa"):
+            g = "ipa"
+        else:
+            g = "other"
+        groups.setdefault(g, []).append(p)
+    rng = random.Random(f"{seed}/touch")
+    chosen = []
+    for g in sorted(groups):
+        members = groups[g]
+        chosen += rng.sample(members, max(1, math.ceil(len(members) / 100)))
+    return chosen
+
+
+def remove_db(path: str) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+# MARK: - Binaries
+
+def find_catalog(args) -> tuple[str, str | None]:
+    if args.catalog:
+        cat = os.path.abspath(args.catalog) if os.sep in args.catalog else (shutil.which(args.catalog) or args.catalog)
+    else:
+        cat = os.path.join(REPO, ".build", "release", "catalog")
+        if not os.path.exists(cat):
+            with open(os.path.join(REPO, "Package.swift")) as f:
+                has_fill = "catalog-bench-fill" in f.read()
+            for product in ["catalog"] + (["catalog-bench-fill"] if has_fill else []):
+                log(f"building {product} (release) …")
+                subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=REPO, check=True)
+    fill = os.path.join(os.path.dirname(cat), "catalog-bench-fill")
+    return cat, (fill if os.access(fill, os.X_OK) else None)
+
+
+def first_value(db: str, queries: list[str]) -> str | None:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        for q in queries:
+            try:
+                row = con.execute(q).fetchone()
+            except sqlite3.Error:
+                continue
+            if row and row[0] is not None:
+                return str(row[0])
+        return None
+    finally:
+        con.close()
+
+
+# MARK: - Machine
+
+def machine() -> dict:
+    info = {"nproc": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()}
+    try:
+        info["usable_cpus"] = len(os.sched_getaffinity(0))
+    except AttributeError:
+        pass
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal"):
+                    info["ram_gb"] = round(int(line.split()[1]) / (1 << 20), 1)
+                    break
+    except OSError:
+        info["cpu"] = platform.processor()
+    try:
+        info["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        pass
+    return info
+
+
+# MARK: - Main
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Benchmark catalog ingest and queries against the performance targets.")
+    ap.add_argument("--profiles", type=int, default=10_000, help="standalone profiles in the tree (N, default 10000)")
+    ap.add_argument("--apps", type=int, default=5_000, help=".app builds (M, default 5000)")
+    ap.add_argument("--archives", type=int, default=None, help=".xcarchives (default M/10)")
+    ap.add_argument("--ipas", type=int, default=500, help=".ipa files (K, default 500)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--catalog", help="the catalog binary (default .build/release/catalog, built if missing)")
+    ap.add_argument("--workdir", default=os.path.join(REPO, ".build", "bench"), help="trees and databases (default .build/bench)")
+    ap.add_argument("--json", dest="json_out", help="also write the results as JSON to this file")
+    ap.add_argument("--skip-queries", action="store_true", help="skip the large-catalogue queries")
+    ap.add_argument("--skip-baseline", action="store_true", help="skip the Python baseline")
+    ap.add_argument("--query-profiles", type=int, default=1_000_000)
+    ap.add_argument("--query-builds", type=int, default=200_000)
+    ap.add_argument("--runs", type=int, default=5, help="runs per query (median reported)")
+    args = ap.parse_args(argv)
+    if args.archives is None:
+        args.archives = args.apps // 10
+    args.workdir = os.path.abspath(args.workdir)
+    os.makedirs(args.workdir, exist_ok=True)
+    run_dir = os.path.join(args.workdir, "run")
+    os.makedirs(run_dir, exist_ok=True)
+
+    setup_rss_wrapper(args.workdir)
+    tree, tree_info = ensure_tree(args)
+    files, total_bytes = tree_stats(tree)
+    catalog, fill = find_catalog(args)
+    steps: list[dict] = []
+
+    def step(name: str, cmd: list[str], **extra) -> dict:
+        log(f"{name}: {' '.join(cmd)}")
+        r = measure(cmd)
+        r.update(step=name, files=len(files), bytes=total_bytes, **extra)
+        steps.append(r)
+        if r["rc"] != 0:
+            log(f"  failed: {r.get('error')}")
+        return r
+
+    floor_cmd = ["sh", "-c", 'find "$1" -type f -print0 | xargs -0 cat > /dev/null', "sh", tree]
+    measure(floor_cmd)  # warm the page cache so every step reads from memory
+    floor = step("floor (cat)", floor_cmd)
+    # Informative, not a target: reading only what an ingester needs (profiles, Info.plists, .ipas).
+    needed = [p for p in files if p.endswith((".mobileprovision", ".provisionprofile", ".ipa"))
+              or os.path.basename(p) == "Info.plist"]
+    needed_cmd = ["sh", "-c", 'find "$1" -type f \\( -name "*.mobileprovision" -o -name "*.provisionprofile" '
+                  '-o -name "*.ipa" -o -name Info.plist \\) -print0 | xargs -0 cat > /dev/null', "sh", tree]
+    r = step("floor (needed files)", needed_cmd)
+    r["files"], r["bytes"] = len(needed), sum(os.lstat(p).st_size for p in needed)
+    baseline = None
+    if not args.skip_baseline:
+        bdb = os.path.join(run_dir, "baseline.sqlite")
+        remove_db(bdb)
+        baseline = step("baseline (python)", [sys.executable, os.path.join(HERE, "baseline.py"), bdb, tree])
+    db = os.path.join(run_dir, "catalog.sqlite")
+    remove_db(db)
+    ingest = [catalog, "ingest", tree, "--db", db, "--quiet"]
+    cold = step("cold ingest", ingest)
+    unchanged = step("unchanged re-ingest", ingest)
+    touched_files = touch_selection(tree, files, args.seed)
+    saved = {p: os.stat(p) for p in touched_files}
+    new_time = make_tree.BASE_MTIME + 40 * 86400
+    try:
+        for p in touched_files:
+            os.utime(p, (new_time, new_time))
+        touched = step("1%-touched re-ingest", ingest, touched_files=len(touched_files))
+    finally:
+        for p, st in saved.items():
+            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+    # Queries on a large catalogue.
+    queries: list[dict] = []
+    notes: list[str] = []
+    if not args.skip_queries:
+        if fill is None:
+            notes.append("queries skipped: catalog-bench-fill not built")
+            log("skipped: catalog-bench-fill not built")
+        else:
+            qdb = os.path.join(args.workdir, f"query-p{args.query_profiles}-b{args.query_builds}.sqlite")
+            if not os.path.exists(qdb + ".done"):
+                remove_db(qdb)
+                r = step("fill (setup)", [fill, qdb, "--profiles", str(args.query_profiles),
+                                          "--builds", str(args.query_builds)])
+                r["files"], r["bytes"] = 0, 0
+                if r["rc"] == 0:
+                    open(qdb + ".done", "w").close()
+            if os.path.exists(qdb + ".done"):
+                values = {
+                    "team": first_value(qdb, ["SELECT team_id FROM profiles WHERE team_id IS NOT NULL LIMIT 1"]),
+                    "bundle": first_value(qdb, ["SELECT bundle_id FROM builds WHERE bundle_id IS NOT NULL LIMIT 1"]),
+                    "udid": first_value(qdb, ["SELECT udid FROM profile_devices LIMIT 1", "SELECT udid FROM devices LIMIT 1"]),
+                    "uuid": first_value(qdb, ["SELECT uuid FROM profiles LIMIT 1"]),
+                }
+                plan = [("expiring --days 30", ["expiring", "--days", "30"], True),
+                        ("profiles --team", ["profiles", "--team", values["team"]], values["team"]),
+                        ("builds BUNDLE", ["builds", values["bundle"]], values["bundle"]),
+                        ("devices UDID", ["devices", values["udid"]], values["udid"]),
+                        ("show UUID", ["show", values["uuid"]], values["uuid"])]
+                out_path = os.path.join(run_dir, "query.out")
+                for label, sub, ok in plan:
+                    if not ok:
+                        queries.append({"query": label, "skipped": "no value found in the catalogue"})
+                        log(f"{label}: skipped (no value found in the catalogue)")
+                        continue
+                    cmd = [catalog] + sub + ["--db", qdb, "--json"]
+                    log(f"query {label}: {' '.join(cmd)}")
+                    r = repeat(cmd, args.runs, out_path)
+                    r["query"], r["args"] = label, sub
+                    queries.append(r)
+    sample = sorted(p for p in files if p.endswith(".mobileprovision") and "/profiles/" in p)
+    if sample:
+        log(f"decode: {catalog} decode {sample[0]}")
+        r = repeat([catalog, "decode", sample[0]], args.runs, os.path.join(run_dir, "decode.out"))
+        r["query"] = "decode PROFILE"
+        queries.append(r)
+
+    # Ratios and targets.
+    def ratio(a, b):
+        return a["wall_s"] / b["wall_s"] if a and b and b["wall_s"] > 0 and a["rc"] == 0 and b["rc"] == 0 else None
+
+    checks = []
+
+    def check(label, value, target, ok, fmt):
+        checks.append({"check": label, "value": value, "target": target,
+                       "result": "n/a" if value is None else ("PASS" if ok(value) else "MISS"), "format": fmt})
+
+    check("cold ingest vs baseline speedup", ratio(baseline, cold), f">= {TARGETS['speedup_vs_baseline']:g}x",
+          lambda v: v >= TARGETS["speedup_vs_baseline"], "{:.2f}x")
+    check("cold ingest / floor", ratio(cold, floor), f"<= {TARGETS['cold_over_floor']:g}",
+          lambda v: v <= TARGETS["cold_over_floor"], "{:.2f}")
+    check("unchanged re-ingest / cold", ratio(unchanged, cold), f"<= {TARGETS['unchanged_over_cold']:.0%}",
+          lambda v: v <= TARGETS["unchanged_over_cold"], "{:.1%}")
+    check("1%-touched re-ingest / cold", ratio(touched, cold), f"<= {TARGETS['touched_over_cold']:.0%}",
+          lambda v: v <= TARGETS["touched_over_cold"], "{:.1%}")
+    for q in queries:
+        limit = TARGETS["decode_ms"] if q["query"].startswith("decode") else TARGETS["query_ms"]
+        value = None if "skipped" in q or q.get("rc") else q["wall_s"] * 1000
+        check(f"{q['query']} (median ms)", value, f"< {limit:g} ms", lambda v, limit=limit: v < limit, "{:.1f} ms")
+    rss = cold["peak_rss_mb"] if cold["rc"] == 0 and args.profiles >= TARGETS["rss_profiles"] else None
+    check(f"cold ingest peak RSS (needs --profiles >= {TARGETS['rss_profiles']})", rss,
+          f"< {TARGETS['ingest_rss_mb']:g} MB", lambda v: v < TARGETS["ingest_rss_mb"], "{:.0f} MB")
+
+    result = {
+        "generated_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "catalog": catalog,
+        "parameters": {"profiles": args.profiles, "apps": args.apps, "archives": args.archives, "ipas": args.ipas,
+                       "seed": args.seed, "query_profiles": args.query_profiles, "query_builds": args.query_builds,
+                       "runs": args.runs},
+        "tree": {"path": tree, "files": len(files), "bytes": total_bytes,
+                 "generation_s": tree_info.get("seconds"), "cached": tree_info.get("cached")},
+        "steps": steps, "queries": queries, "checks": checks, "notes": notes,
+    }
+    try:
+        result["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                                       text=True).stdout.strip()
+    except OSError:
+        pass
+    print_report(result)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(result, f, indent=2)
+            f.write("\n")
+        log(f"wrote {args.json_out}")
+    return 0
+
+
+def print_report(r: dict) -> None:
+    m = r["machine"]
+    print(f"machine: {m.get('cpu', '?')}, {m.get('nproc')} CPUs ({m.get('usable_cpus', '?')} usable), "
+          f"{m.get('ram_gb', '?')} GB RAM, load {m.get('loadavg')}; {m['platform']}")
+    t = r["tree"]
+    made = "cached" if t.get("cached") else f"generated in {t.get('generation_s')} s"
+    print(f"tree: {t['files']} files, {t['bytes'] / 1e6:.1f} MB ({made}; {t['path']})")
+    print(f"catalog: {r['catalog']}")
+    print()
+    header = f"{'step':<24} {'files':>8} {'MB':>8} {'wall s':>9} {'files/s':>10} {'MB/s':>8} {'peak RSS MB':>12}  status"
+    print(header)
+    print("-" * len(header))
+    for s in r["steps"]:
+        w = s["wall_s"]
+        fps = f"{s['files'] / w:,.0f}" if w > 0 and s["files"] else "-"
+        mbs = f"{s['bytes'] / 1e6 / w:,.1f}" if w > 0 and s["bytes"] else "-"
+        status = "ok" if s["rc"] == 0 else f"FAILED: {s.get('error', '')}"
+        if "touched_files" in s:
+            status += f" ({s['touched_files']} files touched)"
+        print(f"{s['step']:<24} {s['files']:>8} {s['bytes'] / 1e6:>8.1f} {w:>9.3f} {fps:>10} {mbs:>8} "
+              f"{s['peak_rss_mb']:>12.1f}  {status}")
+    if r["queries"]:
+        print()
+        print(f"{'query (whole process)':<24} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'peak RSS MB':>12} {'out KB':>8}  status")
+        for q in r["queries"]:
+            if "skipped" in q:
+                print(f"{q['query']:<24} {'-':>10} {'-':>8} {'-':>8} {'-':>12} {'-':>8}  skipped: {q['skipped']}")
+                continue
+            status = "ok" if q["rc"] == 0 else f"FAILED: {q.get('error', '')}"
+            print(f"{q['query']:<24} {q['wall_s'] * 1000:>10.1f} {q['min_s'] * 1000:>8.1f} {q['max_s'] * 1000:>8.1f} "
+                  f"{q['peak_rss_mb']:>12.1f} {q.get('output_bytes', 0) / 1024:>8.1f}  {status}")
+    for n in r["notes"]:
+        print(n)
+    print()
+    print(f"{'target':<58} {'value':>12} {'goal':>10}  result")
+    for c in r["checks"]:
+        v = "-" if c["value"] is None else c["format"].format(c["value"])
+        print(f"{c['check']:<58} {v:>12} {c['target']:>10}  {c['result']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

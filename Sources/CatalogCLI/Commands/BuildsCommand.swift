@@ -1,0 +1,47 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog builds [BUNDLE_ID]`: build history, newest version first.
+enum BuildsCommand: Command {
+    static let name = "builds"
+    static let abstract = "Build history: which build shipped which version, and what it embeds."
+    static let discussion: String? = """
+        Newest version first with version-aware ordering (1.10 after 1.9), then newest build.
+        Each build shows its source (app, ipa, xcarchive, plist), path, embedded profile and archive date.
+        """
+    static let arguments = [ArgumentSpec(name: "bundle-id", help: "Only builds of this bundle id.", optional: true)]
+    static let options = QuerySupport.commonOptions + [
+        OptionSpec(name: "version", value: "v", help: "Only this marketing version (CFBundleShortVersionString)."),
+        OptionSpec(name: "build", value: "b", help: "Only this build number (CFBundleVersion)."),
+        OptionSpec(name: "team", value: "id", help: "Only this team."),
+        OptionSpec(name: "profile", value: "uuid", help: "Only builds that embed this profile."),
+        OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
+        OptionSpec(name: "removed", help: "Include builds no longer present."),
+        OptionSpec(name: "limit", value: "n", help: "At most N builds."),
+    ]
+
+    static let columns: [Column] = [
+        Column(key: "bundle_id", header: "BUNDLE ID"),
+        Column(key: "formatted_version", header: "VERSION"),
+        Column(key: "source_kind", header: "SOURCE"),
+        Column(key: "archived_at", header: "ARCHIVED", display: RelativeTime.day),
+        Column(key: "profile_uuid", header: "PROFILE"),
+        Column(key: "path", header: "PATH"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        var filter = CatalogQueries.BuildFilter()
+        filter.bundleID = arguments.positionals.first
+        filter.shortVersion = arguments.value("version")
+        filter.build = arguments.value("build")
+        filter.teamID = arguments.value("team")
+        filter.profileUUID = arguments.value("profile")
+        filter.since = try arguments.date("since")
+        filter.includeRemoved = arguments.flag("removed")
+        if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
+        let records = try QuerySupport.queries(arguments, context).builds(filter)
+        try QuerySupport.print(records, columns: columns, arguments, context)
+        return 0
+    }
+}

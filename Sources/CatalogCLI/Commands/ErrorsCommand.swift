@@ -1,0 +1,26 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog errors [--run N]`: the files a run could not decode.
+enum ErrorsCommand: Command {
+    static let name = "errors"
+    static let abstract = "List the files an ingest run could not decode (the latest run by default)."
+    static let arguments: [ArgumentSpec] = []
+    static let options = QuerySupport.commonOptions + [
+        OptionSpec(name: "run", value: "n", help: "The run id (see 'catalog runs')."),
+    ]
+
+    static let columns: [Column] = [
+        Column(key: "run_id", header: "RUN"),
+        Column(key: "path", header: "PATH"),
+        Column(key: "message", header: "ERROR"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let run = arguments.value("run") == nil ? nil : Int64(try arguments.integer("run", default: 0, range: 1...Int(Int32.max)))
+        try QuerySupport.print(try QuerySupport.queries(arguments, context).errors(runID: run),
+                               columns: columns, arguments, context)
+        return 0
+    }
+}

@@ -1,0 +1,87 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog expiring`: profiles (and certificates) whose effective expiry falls within N days.
+enum ExpiringCommand: Command {
+    static let name = "expiring"
+    static let abstract = "List profiles and certificates that expire within N days."
+    static let discussion: String? = """
+        A profile stops working at its effective expiry: the earlier of its ExpirationDate and its
+        latest developer certificate's notAfter. By default only installed profiles (standalone files)
+        count; --all-locations adds profiles seen only embedded in builds. Soonest first.
+        """
+    static let arguments: [ArgumentSpec] = []
+    static let options = QuerySupport.commonOptions + [
+        OptionSpec(name: "days", value: "n", help: "The window in days (default 30)."),
+        QuerySupport.asOfOption,
+        OptionSpec(name: "include-expired", help: "Also list what has already expired."),
+        OptionSpec(name: "team", value: "id", help: "Only this team."),
+        OptionSpec(name: "kind", value: "kind", help: "Only this kind: development, ad-hoc, app-store, enterprise, developer-id."),
+        OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
+        OptionSpec(name: "exit-code", help: "Exit 1 when anything is listed (for cron alerts)."),
+    ]
+
+    static let columns: [Column] = [
+        Column(key: "type", header: "TYPE"),
+        Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
+        Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
+        Column(key: "expiry_cause", header: "BY"),
+        Column(key: "kind", header: "KIND"),
+        Column(key: "team_id", header: "TEAM"),
+        Column(key: "name", header: "NAME"),
+        Column(key: "uuid", header: "UUID / SHA-1"),
+        Column(key: "profile_count", header: "PROFILES"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let days = try arguments.integer("days", default: 30, range: 0...36_500)
+        let now = try arguments.date("as-of") ?? Date()
+        let end = now.addingTimeInterval(Double(days) * 86_400)
+        let scope: CatalogQueries.LocationScope = arguments.flag("all-locations") ? .anyLive : .installed
+        var filter = CatalogQueries.ProfileFilter()
+        filter.scope = scope
+        filter.teamID = arguments.value("team")
+        filter.kind = try arguments.choice("kind", among: QuerySupport.kinds)
+        filter.expiringBy = end
+        filter.expired = arguments.flag("include-expired") ? nil : false
+        filter.now = now
+        let queries = try QuerySupport.queries(arguments, context)
+        var records = try queries.profiles(filter)
+        if filter.kind == nil {
+            let certificates = try queries.expiringCertificates(from: now, to: end, includeExpired: arguments.flag("include-expired"),
+                                                                scope: scope, teamID: filter.teamID)
+            records = merge(records, certificates.map(asExpiryRecord))
+        }
+        try QuerySupport.print(records, columns: columns, arguments, context)
+        return arguments.flag("exit-code") && !records.isEmpty ? 1 : 0
+    }
+
+    /// Certificates shown in the same columns as profiles: their notAfter is their effective expiry.
+    static func asExpiryRecord(_ certificate: JSONValue) -> JSONValue {
+        guard case .object(var pairs) = certificate else { return certificate }
+        if let notAfter = certificate["not_after"] { pairs.append(("effective_expiration_date", notAfter)) }
+        pairs.append(("expiry_cause", .string("certificate")))
+        if let name = certificate["common_name"] { pairs.append(("name", name)) }
+        if let sha1 = certificate["sha1"] { pairs.append(("uuid", sha1)) }
+        return .object(pairs)
+    }
+
+    /// Both lists by effective expiry, profiles first on the same instant.
+    static func merge(_ profiles: [JSONValue], _ certificates: [JSONValue]) -> [JSONValue] {
+        func date(_ record: JSONValue) -> String {
+            if case .string(let text)? = record["effective_expiration_date"] { return text }
+            return ""
+        }
+        var merged: [JSONValue] = []
+        var i = 0, j = 0
+        while i < profiles.count || j < certificates.count {
+            if j == certificates.count || (i < profiles.count && date(profiles[i]) <= date(certificates[j])) {
+                merged.append(profiles[i]); i += 1
+            } else {
+                merged.append(certificates[j]); j += 1
+            }
+        }
+        return merged
+    }
+}

@@ -1,0 +1,90 @@
+import CatalogCore
+import CatalogIngest
+import CatalogStore
+import Foundation
+
+/// `catalog ingest [PATH...]`: the nightly job. Walks the paths, decodes what changed since the
+/// last run and records it in the catalogue in one transaction.
+enum IngestCommand: Command {
+    static let name = "ingest"
+    static let abstract = "Index profiles and builds under the given folders into the catalogue."
+    static let discussion: String? = """
+        Walks each PATH for .mobileprovision/.provisionprofile files, .app bundles, .xcarchive folders,
+        .ipa archives and app Info.plists. Files unchanged since the last run (same size and mtime) are
+        not read again; paths no longer found are marked removed, never deleted. With no PATH, the
+        standard Xcode profile folders and ~/Library/Developer/Xcode/Archives that exist are used.
+        Bad files are reported as warnings and recorded; the run goes on.
+        """
+    static let arguments = [ArgumentSpec(name: "path", help: "A folder or file to index.", optional: true, variadic: true)]
+    static let options = [
+        CatalogueLocation.option,
+        OptionSpec(name: "exclude", value: "glob", repeatable: true, help: "Skip entries whose name or path matches (repeatable)."),
+        OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
+        OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode."),
+        OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let roots = try resolveRoots(arguments.positionals, context)
+        let dbPath = CatalogueLocation.path(arguments, context.environment)
+        do {
+            try FileManager.default.createDirectory(atPath: (dbPath as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create the folder for \(dbPath): \(error.localizedDescription)")
+        }
+        let connection = try Connection.openCatalogue(path: dbPath)
+        // A second ingest waits for the first rather than failing at once.
+        connection.setBusyTimeout(milliseconds: 120_000)
+        var options = IngestOptions(roots: roots, excludes: arguments.all("exclude"), full: arguments.flag("full"))
+        if let text = context.environment["CATALOG_TEST_KILL_AFTER_WRITES"], let limit = Int(text) {
+            options.crashAfterWrites = limit
+        }
+        let showProgress = context.stderrIsTerminal && !arguments.flag("quiet")
+        let ingester = Ingester(db: connection, options: options)
+        let report: IngestReport
+        do {
+            report = try ingester.run(warning: { path, message in
+                context.err((showProgress ? "\r\u{1B}[K" : "") + "warning: \(TextSanitizer.terminalSafe(path)): \(TextSanitizer.terminalSafe(message))\n")
+                context.flush()
+            }, progress: { progress in
+                guard showProgress else { return }
+                let rate = progress.elapsed > 0 ? Double(progress.decoded) / progress.elapsed : 0
+                context.err(String(format: "\r\u{1B}[Kscanned %d, decoded %d (%.0f/s)", progress.scanned, progress.decoded, rate))
+                context.flush()
+            })
+        } catch let error as SQLiteError where error.primaryCode == SQLiteError.busy {
+            throw CLIError("another ingest is writing to \(dbPath); try again when it has finished")
+        } catch let error as SQLiteError where error.primaryCode == 13 /* SQLITE_FULL */ {
+            throw CLIError("the disk is full while writing \(dbPath); the catalogue is unchanged (\(error.message))")
+        } catch let error as SQLiteError where error.primaryCode == SQLiteError.readOnly {
+            throw CLIError("cannot write to \(dbPath): it is read-only")
+        }
+        if showProgress { context.err("\r\u{1B}[K") }
+        if !arguments.flag("quiet") { context.err(report.summary + "\n") }
+        return arguments.flag("strict") && !report.errors.isEmpty ? 1 : 0
+    }
+
+    /// The given paths made absolute (each must exist), or the standard folders that exist.
+    static func resolveRoots(_ paths: [String], _ context: CommandContext) throws -> [String] {
+        if !paths.isEmpty {
+            return try paths.map { path in
+                let absolute = CatalogueLocation.absolute(path)
+                guard FileManager.default.fileExists(atPath: absolute) else {
+                    throw UsageError(message: "no such file or folder: \(path)")
+                }
+                return URL(fileURLWithPath: absolute).standardizedFileURL.path
+            }
+        }
+        let home = context.environment["HOME"] ?? NSHomeDirectory()
+        let standard = [
+            home + "/Library/MobileDevice/Provisioning Profiles",
+            home + "/Library/Developer/Xcode/UserData/Provisioning Profiles",
+            home + "/Library/Developer/Xcode/Archives",
+        ].filter { FileBytes.isDirectory($0) }
+        guard !standard.isEmpty else {
+            throw UsageError(message: "no PATH given and none of the standard Xcode profile or archive folders exists")
+        }
+        return standard
+    }
+}

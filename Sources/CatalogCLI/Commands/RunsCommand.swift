@@ -1,0 +1,32 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog runs`: the ingest history, newest first.
+enum RunsCommand: Command {
+    static let name = "runs"
+    static let abstract = "List ingest runs, newest first."
+    static let arguments: [ArgumentSpec] = []
+    static let options = QuerySupport.commonOptions + [
+        OptionSpec(name: "limit", value: "n", help: "At most N runs (default 20)."),
+    ]
+
+    static let columns: [Column] = [
+        Column(key: "id", header: "RUN"),
+        Column(key: "started_at", header: "STARTED"),
+        Column(key: "status", header: "STATUS"),
+        Column(key: "files_scanned", header: "SCANNED"),
+        Column(key: "files_decoded", header: "DECODED"),
+        Column(key: "profiles_new", header: "NEW"),
+        Column(key: "profiles_removed", header: "REMOVED"),
+        Column(key: "errors", header: "ERRORS"),
+        Column(key: "roots", header: "ROOTS"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let limit = try arguments.integer("limit", default: 20, range: 1...Int(Int32.max))
+        try QuerySupport.print(try QuerySupport.queries(arguments, context).runs(limit: limit),
+                               columns: columns, arguments, context)
+        return 0
+    }
+}

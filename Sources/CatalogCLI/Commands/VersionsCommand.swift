@@ -1,0 +1,29 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog versions BUNDLE_ID`: one row per marketing version.
+enum VersionsCommand: Command {
+    static let name = "versions"
+    static let abstract = "One row per version of an app: its build numbers, when seen, archive dates."
+    static let arguments = [ArgumentSpec(name: "bundle-id", help: "The app's bundle id.")]
+    static let options = QuerySupport.commonOptions + [
+        OptionSpec(name: "removed", help: "Include builds no longer present."),
+    ]
+
+    static let columns: [Column] = [
+        Column(key: "short_version", header: "VERSION"),
+        Column(key: "builds", header: "BUILDS"),
+        Column(key: "first_seen", header: "FIRST SEEN", display: RelativeTime.day),
+        Column(key: "last_seen", header: "LAST SEEN", display: RelativeTime.day),
+        Column(key: "first_archived_at", header: "FIRST ARCHIVED", display: RelativeTime.day),
+        Column(key: "last_archived_at", header: "LAST ARCHIVED", display: RelativeTime.day),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let records = try QuerySupport.queries(arguments, context)
+            .versions(bundleID: arguments.positionals[0], includeRemoved: arguments.flag("removed"))
+        try QuerySupport.print(records, columns: columns, arguments, context)
+        return 0
+    }
+}

@@ -1,0 +1,34 @@
+/// Proleptic Gregorian calendar arithmetic in UTC, shared by every date parser of the decoder
+/// (plist `<date>`, X.509 UTCTime/GeneralizedTime, ISO-8601 command-line dates). Pure integer
+/// math: no time zone database, no formatter, the same on every platform.
+package enum CivilTime {
+    /// Seconds since 1970-01-01T00:00:00Z of a civil date-time in UTC.
+    package static func unixSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
+        daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+    }
+
+    /// Days from 1970-01-01 to a civil date (Howard Hinnant's days-from-civil).
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthIndex = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    package static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Whether the fields name a real instant (a leap second's :60 allowed).
+    package static func isValid(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Bool {
+        (1...12).contains(month) && day >= 1 && day <= daysInMonth(year: year, month: month)
+            && (0..<24).contains(hour) && (0..<60).contains(minute) && (0...60).contains(second)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Decides what a path is — profile, Info.plist, `.app`, `.xcarchive`, `.ipa` — from its content and
+/// layout (the extension only words the error), and decodes it.
+package enum FileDecoder {
+    package static func decode(path: String) throws -> DecodedFile {
+        if FileBytes.isDirectory(path) {
+            if ArchiveReader.isArchive(path) { return .build(try ArchiveReader.read(path)) }
+            if AppBundleReader.layout(of: path) != nil { return .build(try AppBundleReader.read(path)) }
+            throw DecodeError(.invalidBundle, "folder is not an .app bundle or .xcarchive", path: path)
+        }
+        if isZip(path) { return .build(try IPAReader.read(path)) }
+        let bytes = try FileBytes.read(path, limit: ProfileDecoder.maximumSize)
+        return try decode(bytes: bytes, path: path)
+    }
+
+    /// Decodes file bytes already read: a CMS envelope is a profile; a plist is a profile when it
+    /// carries a profile's keys, else an Info.plist.
+    package static func decode(bytes: [UInt8], path: String) throws -> DecodedFile {
+        guard let first = bytes.first else { throw DecodeError(.empty, "file is empty", path: path) }
+        if first == 0x30 { return .profile(try ProfileDecoder.decode(bytes, path: path)) }
+        guard PlistSniffer.looksLikePlist(bytes) else {
+            throw DecodeError(.unrecognized, "not a provisioning profile, property list or zip archive",
+                              path: path)
+        }
+        do {
+            guard bytes.count <= AppInfoDecoder.maximumSize else {
+                throw DecodeError(.tooLarge, "\(bytes.count) bytes is too large for a property list")
+            }
+            let (root, format) = try PropertyListReader.parse(bytes)
+            guard let dict = root.dictionary else {
+                throw DecodeError(.invalidValue, "plist root is \(root.typeName), expected dictionary")
+            }
+            if dict["UUID"] != nil && (dict["ExpirationDate"] != nil || dict["DeveloperCertificates"] != nil) {
+                var profile = try ProfileDecoder.profile(from: dict, rawPlist: bytes, envelopeCertificates: 0)
+                profile.sha256 = Digest.sha256Hex(bytes)
+                return .profile(profile)
+            }
+            return .infoPlist(AppInfoDecoder.appInfo(from: dict, format: format))
+        } catch let error as DecodeError {
+            throw error.at(path: path)
+        }
+    }
+
+    /// A zip starts with a local file header (`PK\3\4`) or, when empty, the end record (`PK\5\6`).
+    package static func isZip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 4), head.count == 4 else { return false }
+        return head.starts(with: [0x50, 0x4B]) && (head[head.startIndex + 2] == 3 || head[head.startIndex + 2] == 5)
+    }
+}

@@ -1,0 +1,50 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+extension CatalogWriter.FileStamp {
+    /// Size and modification time (ns) of one file, or nil when it cannot be stat'ed.
+    static func of(file path: String) -> CatalogWriter.FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let nanoseconds = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        return CatalogWriter.FileStamp(size: Int64(info.st_size), mtimeNanoseconds: nanoseconds, status: "ok")
+    }
+
+    /// A bundle's stamp: the files that decide what it decodes to (its Info.plists and embedded
+    /// profile) folded into one size and the newest mtime, so a change to any of them is seen.
+    static func of(candidate: Candidate) -> CatalogWriter.FileStamp? {
+        switch candidate.kind {
+        case .profile, .ipa, .infoPlist:
+            return of(file: candidate.path)
+        case .app:
+            guard let layout = AppBundleReader.layout(of: candidate.path) else { return nil }
+            return combined([layout.infoPlist, layout.profile])
+        case .xcarchive:
+            var parts = [candidate.path + "/Info.plist"]
+            for app in FileBytes.children(of: candidate.path + "/Products/Applications") where app.hasSuffix(".app") {
+                if let layout = AppBundleReader.layout(of: candidate.path + "/Products/Applications/" + app) {
+                    parts += [layout.infoPlist, layout.profile]
+                }
+            }
+            return combined(parts) ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: "ok")
+        }
+    }
+
+    private static func combined(_ paths: [String]) -> CatalogWriter.FileStamp? {
+        var result: CatalogWriter.FileStamp?
+        for (index, path) in paths.enumerated() {
+            guard let stamp = of(file: path) else { continue }
+            var total = result ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: "ok")
+            // Weight each part's size by its position so two parts swapping sizes still differ.
+            total.size = total.size &+ stamp.size &* Int64(index + 1)
+            total.mtimeNanoseconds = max(total.mtimeNanoseconds, stamp.mtimeNanoseconds)
+            result = total
+        }
+        return result
+    }
+}

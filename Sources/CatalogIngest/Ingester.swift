@@ -1,0 +1,411 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// Walks the roots, decodes what changed since the last run (in parallel) and writes it through
+/// one connection, all inside one transaction: a run that dies leaves the catalogue as it was.
+package final class Ingester {
+    /// Live progress, reported a few times a second while a run goes on.
+    package struct Progress: Sendable {
+        package var scanned: Int
+        package var decoded: Int
+        package var elapsed: Double
+    }
+
+    private let db: Connection
+    private let writer: CatalogWriter
+    private let options: IngestOptions
+    private var report = IngestReport()
+    private var now = Date()
+    private var runID: Int64 = 0
+    /// Every path the walk saw this run: candidates, so what lies under them counts as present.
+    private var seen = Set<String>()
+    /// Content hashes whose profile this run has stored, and the UUID they hold.
+    private var profileBySHA: [String: String] = [:]
+    /// Build ids of containers written or looked up this run, for nested bundles' parent.
+    private var buildIDs: [String: Int64] = [:]
+    private var writes = 0
+    private let claims = ContentClaims()
+    private var onWarning: (String, String) -> Void = { _, _ in }
+    private var onProgress: (Progress) -> Void = { _ in }
+    private var lastProgress = Date.distantPast
+    private let started = Date()
+
+    package init(db: Connection, options: IngestOptions) {
+        self.db = db
+        self.writer = CatalogWriter(db)
+        self.options = options
+    }
+
+    /// Runs the ingest. `warning` receives each bad file (path, reason); `progress` live counts.
+    package func run(warning: @escaping (String, String) -> Void = { _, _ in },
+                     progress: @escaping (Progress) -> Void = { _ in }) throws -> IngestReport {
+        onWarning = warning
+        onProgress = progress
+        now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        // A run is one large transaction: a 64 MB page cache keeps SQLite from spilling pages to the
+        // WAL mid-run, and synchronous=NORMAL is durable enough in WAL mode (a power cut may lose
+        // the last run, never corrupt the file).
+        _ = try db.query("PRAGMA cache_size = -65536")
+        _ = try db.query("PRAGMA synchronous = NORMAL")
+        _ = try db.query("PRAGMA temp_store = MEMORY")
+        try db.transaction(.immediate) {
+            runID = try writer.beginRun(roots: options.roots, at: now)
+            report.runID = runID
+            for root in options.roots { try ingest(root: root) }
+            report.profilesTotal = try db.queryFirst("""
+                SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
+                """)?.int("n") ?? 0
+            report.buildsTotal = try db.queryFirst("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")?
+                .int("n") ?? 0
+            report.seconds = Date().timeIntervalSince(started)
+            try writer.finishRun(runID, counts: report.counts, status: "ok", at: Date())
+        }
+        return report
+    }
+
+    // MARK: One root
+
+    private func ingest(root: String) throws {
+        var walker = TreeWalker(excludes: options.excludes)
+        let stamps = options.full ? [:] : try writer.fileStamps(under: root)
+        var pending: [(Candidate, CatalogWriter.FileStamp)] = []
+        var rootReadable = true
+        walker.walk(root) { candidate in
+            report.filesScanned += 1
+            seen.insert(candidate.path)
+            guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return }  // vanished
+            if let known = stamps[candidate.path], known.status != "error",
+               known.size == stamp.size, known.mtimeNanoseconds == stamp.mtimeNanoseconds {
+                report.filesUnchanged += 1
+                return
+            }
+            pending.append((candidate, stamp))
+            reportProgress()
+        }
+        try process(pending)
+        for problem in walker.problems {
+            if problem.path == root { rootReadable = false }
+            try fail(problem.path, problem.message)
+        }
+        // A root that could not be read at all (an unmounted disk) marks nothing removed.
+        guard rootReadable else { return }
+        // Nor does a folder below it that could not be listed (permissions, a flaky mount).
+        let unknown = walker.problems.filter(\.contentsUnknown).map(\.path)
+        try markRemoved(under: root, knownStamps: stamps, except: unknown)
+        try writer.touchLive(under: root, at: now)
+    }
+
+    // MARK: Decoding a batch
+
+    /// What decoding one candidate produced.
+    private enum Outcome: Sendable {
+        case profile(ProvisioningProfile)
+        /// The same bytes as a file another worker claimed first in this run.
+        case duplicate(sha256: String)
+        case build(BuildArtifact)
+        case skipped(String)
+        case failed(DecodeError)
+        case none
+    }
+
+    /// Decodes the candidates in batches on all cores while this thread writes the previous batch:
+    /// decoding batch i+1 overlaps writing batch i. Only the candidate paths are held for the whole
+    /// run; decoded models live for two batches at most.
+    private func process(_ pending: [(Candidate, CatalogWriter.FileStamp)]) throws {
+        guard !pending.isEmpty else { return }
+        let size = max(options.batchSize, 1)
+        let batches = stride(from: 0, to: pending.count, by: size).map {
+            Array(pending[$0..<min($0 + size, pending.count)])
+        }
+        let claims = claims
+        var outcomes = Self.decode(batches[0], claims: claims, parallel: true)
+        for (index, batch) in batches.enumerated() {
+            let next = BatchBox<ParallelResults<Outcome>>()
+            let group = DispatchGroup()
+            if index + 1 < batches.count {
+                let upcoming = batches[index + 1]
+                DispatchQueue.global().async(group: group) {
+                    next.value = Self.decode(upcoming, claims: claims, parallel: false)
+                }
+            }
+            defer { group.wait() }
+            try write(batch, outcomes)
+            group.wait()
+            outcomes = next.value ?? ParallelResults(count: 0, initial: .none)
+        }
+    }
+
+    /// Reads, hashes and decodes one batch in parallel. A profile file whose bytes another file of
+    /// this run already claimed is not decoded again.
+    /// `parallel` spreads the batch over every core; otherwise it runs on the calling thread, which
+    /// is what the overlapped batches want (one core writes while the other decodes).
+    private static func decode(_ batch: [(Candidate, CatalogWriter.FileStamp)], claims: ContentClaims,
+                               parallel: Bool) -> ParallelResults<Outcome> {
+        let outcomes = ParallelResults<Outcome>(count: batch.count, initial: .none)
+        let work: @Sendable (Int) -> Void = { index in
+            let candidate = batch[index].0
+            guard candidate.kind == .profile else {
+                outcomes[index] = Self.decode(candidate, read: nil, claims: claims)
+                return
+            }
+            do {
+                let bytes = try FileBytes.read(candidate.path, limit: ProfileDecoder.maximumSize)
+                let sha = Digest.sha256Hex(bytes)
+                outcomes[index] = claims.claim(sha) ? Self.decode(candidate, read: .success((bytes, sha)), claims: claims) : .duplicate(sha256: sha)
+            } catch let error as DecodeError {
+                outcomes[index] = .failed(error.at(path: candidate.path))
+            } catch {
+                outcomes[index] = .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
+            }
+        }
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: batch.count, execute: work)
+        } else {
+            for index in batch.indices { work(index) }
+        }
+        return outcomes
+    }
+
+    /// Writes a decoded batch in walk order; copies whose twin comes later in the batch wait for it.
+    /// Writes a decoded batch in walk order. Which worker decoded a shared profile depends on thread
+    /// timing, so an entry that refers to content decoded by a later entry of the batch stores that
+    /// profile first: the catalogue comes out the same whichever thread won.
+    private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ outcomes: ParallelResults<Outcome>) throws {
+        var decodedHere: [String: ProvisioningProfile] = [:]
+        for index in batch.indices {
+            switch outcomes[index] {
+            case .profile(let profile): decodedHere[profile.sha256] = profile
+            case .build(let artifact): if let profile = artifact.profile { decodedHere[profile.sha256] = profile }
+            default: break
+            }
+        }
+        for index in batch.indices {
+            if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
+                try storeOnce(profile)
+            }
+            try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
+        }
+    }
+
+    /// The content hash an outcome refers to without having decoded it: a duplicate file, or a build
+    /// whose embedded profile another file of the run decoded.
+    private static func awaitedProfile(_ outcome: Outcome) -> String? {
+        switch outcome {
+        case .duplicate(let sha): return sha
+        case .build(let artifact) where artifact.profile == nil && artifact.profileError == nil:
+            return artifact.embeddedProfileSHA256
+        default: return nil
+        }
+    }
+
+    private static func decode(_ candidate: Candidate, read: Result<([UInt8], String), DecodeError>?,
+                               claims: ContentClaims) -> Outcome {
+        // An embedded profile whose bytes another file of this run claimed is not decoded again.
+        let policy: EmbeddedProfilePolicy = { claims.claim($0) }
+        do {
+            switch candidate.kind {
+            case .profile:
+                switch read {
+                case .success(let (bytes, sha))?:
+                    return .profile(try ProfileDecoder.decode(bytes, path: candidate.path, sha256: sha))
+                case .failure(let error)?: return .failed(error)
+                case nil: return .failed(DecodeError(.unreadable, "not read", path: candidate.path))
+                }
+            case .app:
+                return .build(try AppBundleReader.read(candidate.path, policy: policy))
+            case .xcarchive:
+                return .build(try ArchiveReader.read(candidate.path, policy: policy))
+            case .ipa:
+                return .build(try IPAReader.read(candidate.path, policy: policy))
+            case .infoPlist:
+                let bytes = try FileBytes.read(candidate.path, limit: AppInfoDecoder.maximumSize)
+                guard PlistSniffer.looksLikePlist(bytes) else { return .skipped("not a property list") }
+                // A stray Info.plist that does not parse is a template or a build-system file, not a
+                // broken build: counted as skipped so the nightly run does not warn about it forever.
+                guard let info = try? AppInfoDecoder.decode(bytes, path: candidate.path) else {
+                    return .skipped("not a parseable property list")
+                }
+                if info.unresolved { return .skipped("build-setting placeholders") }
+                guard info.bundleID != nil, info.rawShortVersion != nil || info.rawBuild != nil,
+                      info.packageType == nil || info.packageType == "APPL" else {
+                    return .skipped("not an app Info.plist")
+                }
+                return .build(BuildArtifact(sourceKind: .plist, path: candidate.path, info: info))
+            }
+        } catch let error as DecodeError {
+            return .failed(error.at(path: candidate.path))
+        } catch {
+            return .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
+        }
+    }
+
+    // MARK: Writing
+
+    private func write(_ candidate: Candidate, stamp: CatalogWriter.FileStamp, outcome: Outcome) throws {
+        let mtime = Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)
+        var status = "ok"
+        var sha: String?
+        switch outcome {
+        case .profile(let profile):
+            report.filesDecoded += 1
+            try storeOnce(profile)
+            sha = profile.sha256
+            try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
+                                      containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
+        case .duplicate(let hash) where profileBySHA[hash] != nil:
+            try recordKnown(uuid: profileBySHA[hash] ?? "", sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
+            sha = hash
+        case .duplicate:
+            // Its twin in this batch failed to decode; so does this copy.
+            status = "error"
+            try fail(candidate.path, "same content as a file that failed to decode")
+        case .build(let artifact):
+            report.filesDecoded += 1
+            try store(artifact, candidate: candidate, stamp: stamp, mtime: mtime)
+        case .skipped:
+            report.filesDecoded += 1
+            report.filesSkipped += 1
+            status = "skipped"
+        case .failed(let error):
+            report.filesDecoded += 1
+            status = "error"
+            try fail(error.path ?? candidate.path, error.message)
+        case .none:
+            return
+        }
+        var recorded = stamp
+        recorded.status = status
+        try writer.recordFile(candidate.path, stamp: recorded, kind: candidate.kind.rawValue, sha256: sha, run: runID)
+        try checkCrashHook()
+        reportProgress()
+    }
+
+    /// A standalone file whose content is already catalogued: only its location is recorded.
+    private func recordKnown(uuid: String, sha256: String, candidate: Candidate, stamp: CatalogWriter.FileStamp,
+                             mtime: Date) throws {
+        profileBySHA[sha256] = uuid
+        try writer.touchProfile(uuid, at: now)
+        try writer.recordLocation(path: candidate.path, profileUUID: uuid, containerKind: "standalone",
+                                  containerPath: nil, size: stamp.size, mtime: mtime, sha256: sha256, at: now)
+    }
+
+    /// Stores a decoded profile the first time its content is met in the run.
+    private func storeOnce(_ profile: ProvisioningProfile) throws {
+        guard profileBySHA[profile.sha256] == nil else { return }
+        try store(profile)
+        profileBySHA[profile.sha256] = profile.uuid
+    }
+
+    private func store(_ profile: ProvisioningProfile) throws {
+        switch try writer.upsertProfile(profile, at: now, rewrite: options.full) {
+        case .new: report.profilesNew += 1
+        case .renewed: report.profilesRenewed += 1
+        case .updated, .unchanged: break
+        }
+    }
+
+    private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+        // The embedded profile: decoded here, or content another file of this run decoded.
+        var profileUUID: String?
+        if let profile = artifact.profile {
+            try storeOnce(profile)
+            profileUUID = profile.uuid
+        } else if let sha = artifact.embeddedProfileSHA256, artifact.profileError == nil {
+            if let uuid = profileBySHA[sha] {
+                profileUUID = uuid
+            } else {
+                try fail(embeddedProfilePath(artifact), "same content as a profile that failed to decode")
+            }
+        }
+        if let error = artifact.profileError {
+            try fail(error.path ?? candidate.path, error.message)
+        }
+        var parentID: Int64?
+        if let parent = candidate.parentPath {
+            parentID = try buildIDs[parent] ?? writer.buildID(path: parent, appPath: "")
+        }
+        let result = try writer.upsertBuild(artifact, appPath: artifact.sourceKind == .app ? "" : (artifact.appPath ?? ""),
+                                            profileUUID: profileUUID, parentID: parentID, size: stamp.size,
+                                            mtime: mtime, at: now)
+        buildIDs[candidate.path] = result.id
+        report.buildsSeen += 1
+        if result.isNew { report.buildsNew += 1 }
+        // The embedded profile's location: inside the bundle, or inside the archive file.
+        if let profileUUID {
+            try writer.recordLocation(path: embeddedProfilePath(artifact), profileUUID: profileUUID,
+                                      containerKind: artifact.sourceKind.rawValue, containerPath: candidate.path,
+                                      size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
+        }
+    }
+
+    private func embeddedProfilePath(_ artifact: BuildArtifact) -> String {
+        switch artifact.sourceKind {
+        case .ipa:
+            return artifact.path + "!" + (artifact.appPath ?? "Payload") + "/embedded.mobileprovision"
+        case .xcarchive:
+            let app = artifact.path + "/" + (artifact.appPath ?? "")
+            return AppBundleReader.layout(of: app)?.profile ?? app + "/embedded.mobileprovision"
+        case .app, .plist:
+            return AppBundleReader.layout(of: artifact.path)?.profile ?? artifact.path + "/embedded.mobileprovision"
+        }
+    }
+
+    private func fail(_ path: String, _ message: String) throws {
+        report.errors.append((path, message))
+        try writer.recordError(run: runID, path: path, message: message)
+        onWarning(path, message)
+    }
+
+    // MARK: End of a root
+
+    /// Whatever the catalogue holds as present under `root` but this walk did not see is marked
+    /// removed (never deleted); the incremental index forgets it.
+    private func markRemoved(under root: String, knownStamps: [String: CatalogWriter.FileStamp],
+                             except unknownFolders: [String]) throws {
+        func unknown(_ path: String) -> Bool {
+            unknownFolders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        let live = try writer.livePaths(under: root)
+        for path in live.builds where !seen.contains(path) && !unknown(path) {
+            report.buildsRemoved += try writer.markBuildRemoved(path: path, at: now)
+        }
+        var goneLocations: [String] = []
+        for path in live.locations where !seen.contains(path) && !seen.contains(containerOf(path)) && !unknown(path) {
+            goneLocations.append(path)
+        }
+        let affected = try writer.profileUUIDs(atLocations: goneLocations)
+        for path in goneLocations { try writer.markLocationRemoved(path: path, at: now) }
+        report.profilesRemoved += try writer.profilesWithoutLiveLocation(affected)
+        for path in knownStamps.keys where !seen.contains(path) && !unknown(path) { try writer.forgetFile(path) }
+    }
+
+    /// `X.ipa!Payload/…` → `X.ipa`; `…/X.app/embedded.mobileprovision` → `…/X.app`, and so on.
+    private func containerOf(_ location: String) -> String {
+        if let bang = location.firstIndex(of: "!") { return String(location[..<bang]) }
+        var path = location
+        while let slash = path.lastIndex(of: "/"), slash > path.startIndex {
+            path = String(path[..<slash])
+            if seen.contains(path) { return path }
+        }
+        return location
+    }
+
+    // MARK: Progress and test hooks
+
+    private func reportProgress() {
+        let clock = Date()
+        guard clock.timeIntervalSince(lastProgress) >= 0.2 else { return }
+        lastProgress = clock
+        onProgress(Progress(scanned: report.filesScanned, decoded: report.filesDecoded,
+                            elapsed: clock.timeIntervalSince(started)))
+    }
+
+    private func checkCrashHook() throws {
+        writes += 1
+        if let limit = options.crashAfterWrites, writes >= limit {
+            // Tests kill the process here, mid-transaction, to prove nothing half-written survives.
+            kill(getpid(), SIGKILL)
+        }
+    }
+}

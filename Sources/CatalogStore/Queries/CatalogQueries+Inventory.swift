@@ -1,0 +1,77 @@
+import CatalogCore
+import Foundation
+
+// Certificates, devices, ingest runs, errors and overall statistics.
+extension CatalogQueries {
+    package func certificates(expiringFrom from: Date?, to: Date?, teamID: String?, now: Date) throws -> [JSONValue] {
+        var clauses = QueryFilter()
+        if let from { clauses.add("c.not_after >= ?", SQLValue(from)) }
+        if let to { clauses.add("c.not_after <= ?", SQLValue(to)) }
+        if let teamID { clauses.add("c.team_id = ?", .text(teamID)) }
+        return try db.query("""
+            SELECT c.sha1, c.common_name, c.team_id, c.organization, c.issuer_common_name, c.serial,
+                   c.not_before, c.not_after,
+                   (SELECT count(*) FROM profile_certificates pc WHERE pc.certificate_sha1 = c.sha1) AS profile_count,
+                   c.sha256
+            FROM certificates c \(clauses.sql) ORDER BY c.not_after, c.sha1
+            """, clauses.parameters).map { row in
+            var pairs: [(String, JSONValue)] = [("type", .string("certificate"))] + RecordMapping.json(row)
+            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("not_after"), from: now)), at: 9)
+            return .object(pairs)
+        }
+    }
+
+    /// Every device with how many profiles (and live profiles) list it, most used first.
+    package func devices() throws -> [JSONValue] {
+        try db.query("""
+            SELECT d.udid, count(pd.profile_id) AS profile_count, d.first_seen
+            FROM devices d LEFT JOIN profile_devices pd ON pd.device_id = d.id
+            GROUP BY d.id ORDER BY profile_count DESC, d.udid
+            """).map { .object(RecordMapping.json($0)) }
+    }
+
+    package func runs(limit: Int?) throws -> [JSONValue] {
+        try db.query("""
+            SELECT id, started_at, finished_at, status, roots, files_scanned, files_unchanged, files_decoded,
+                   profiles_new, profiles_renewed, profiles_removed, builds_seen, builds_new, builds_removed, errors
+            FROM ingest_runs ORDER BY id DESC LIMIT ?
+            """, [.integer(Int64(limit ?? -1))]).map { .object(RecordMapping.json($0)) }
+    }
+
+    /// Errors of run `runID`, or of the latest run when nil.
+    package func errors(runID: Int64?) throws -> [JSONValue] {
+        let run = try runID ?? db.queryFirst("SELECT max(id) AS id FROM ingest_runs")?.int64("id")
+        guard let run else { return [] }
+        return try db.query("""
+            SELECT run_id, path, message FROM ingest_errors WHERE run_id = ? ORDER BY id
+            """, [.integer(run)]).map { .object(RecordMapping.json($0)) }
+    }
+
+    package func stats(path: String, schemaVersion: Int) throws -> JSONValue {
+        func count(_ sql: String) throws -> JSONValue {
+            .int(try db.queryFirst(sql)?.int64("n") ?? 0)
+        }
+        let last = try db.queryFirst("""
+            SELECT id, started_at, finished_at, status, files_scanned, errors FROM ingest_runs ORDER BY id DESC LIMIT 1
+            """)
+        return .object([
+            ("database", .string(path)),
+            ("schema_version", .int(Int64(schemaVersion))),
+            ("profiles", try count("SELECT count(*) AS n FROM profiles")),
+            ("profiles_present", try count("""
+                SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
+                """)),
+            ("profiles_installed", try count("""
+                SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations
+                WHERE removed_at IS NULL AND container_kind = 'standalone'
+                """)),
+            ("profile_locations", try count("SELECT count(*) AS n FROM profile_locations")),
+            ("certificates", try count("SELECT count(*) AS n FROM certificates")),
+            ("devices", try count("SELECT count(*) AS n FROM devices")),
+            ("builds", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")),
+            ("builds_removed", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NOT NULL")),
+            ("runs", try count("SELECT count(*) AS n FROM ingest_runs")),
+            ("last_run", last.map { .object(RecordMapping.json($0)) } ?? .null),
+        ])
+    }
+}

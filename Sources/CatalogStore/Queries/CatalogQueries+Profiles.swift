@@ -1,0 +1,161 @@
+import CatalogCore
+import Foundation
+
+extension CatalogQueries {
+    /// Filters of `catalog profiles` (and the profile part of `expiring`).
+    package struct ProfileFilter: Sendable {
+        package var scope: LocationScope = .anyLive
+        package var teamID: String?
+        package var bundleID: String?
+        package var kind: String?
+        package var platform: String?
+        /// true: expired at `now`; false: still valid at `now`; nil: either.
+        package var expired: Bool?
+        package var udid: String?
+        package var certificateSHA1: String?
+        package var entitlementKey: String?
+        package var entitlementValue: String?
+        package var nameContains: String?
+        /// Effective expiry at or before this date (the `expiring` window's end).
+        package var expiringBy: Date?
+        package var now = Date()
+        package var limit: Int?
+
+        package init() {}
+    }
+
+    package func profiles(_ filter: ProfileFilter) throws -> [JSONValue] {
+        var clauses = QueryFilter()
+        Self.scope(filter.scope, into: &clauses)
+        if let team = filter.teamID { clauses.add("p.team_id = ?", .text(team)) }
+        if let bundle = filter.bundleID { clauses.add("p.bundle_id = ?", .text(bundle)) }
+        if let kind = filter.kind { clauses.add("p.kind = ?", .text(kind)) }
+        if let platform = filter.platform {
+            // An absent Platform key means iOS.
+            clauses.add("""
+                (EXISTS (SELECT 1 FROM json_each(p.platforms) WHERE lower(value) = lower(?))
+                 OR (p.platforms = '[]' AND lower(?) = 'ios'))
+                """, .text(platform), .text(platform))
+        }
+        if let expired = filter.expired {
+            if expired {
+                clauses.add("p.effective_expiration_date < ?", SQLValue(filter.now))
+            } else {
+                clauses.add("p.effective_expiration_date >= ?", SQLValue(filter.now))
+            }
+        }
+        if let by = filter.expiringBy { clauses.add("p.effective_expiration_date <= ?", SQLValue(by)) }
+        if let udid = filter.udid {
+            clauses.add("""
+                p.id IN (SELECT pd.profile_id FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
+                         WHERE d.udid = ?)
+                """, .text(udid))
+        }
+        if let sha1 = filter.certificateSHA1 {
+            clauses.add("p.uuid IN (SELECT profile_uuid FROM profile_certificates WHERE certificate_sha1 = ?)",
+                        .text(sha1.uppercased().replacingOccurrences(of: ":", with: "")))
+        }
+        if let key = filter.entitlementKey {
+            if let value = filter.entitlementValue {
+                // VALUE matches a JSON literal (true, 42, ["a"]) or a string.
+                clauses.add("""
+                    p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ? AND (value_json = ? OR value_json = ?))
+                    """, .text(key), .text(value), .text(JSONValue.string(value).serialized()))
+            } else {
+                clauses.add("p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ?)", .text(key))
+            }
+        }
+        if let name = filter.nameContains {
+            clauses.add("instr(lower(p.name), lower(?)) > 0", .text(name))
+        }
+        var parameters = clauses.parameters
+        let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
+        var sql = "SELECT \(Self.profileColumns) FROM profiles p \(clauses.sql) ORDER BY \(order)"
+        if let limit = filter.limit {
+            sql += " LIMIT ?"
+            parameters.append(.integer(Int64(limit)))
+        }
+        return try db.query(sql, parameters).map { profileRecord($0, now: filter.now) }
+    }
+
+    /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
+    /// used by at least one profile in `scope`, with how many such profiles they serve.
+    package func expiringCertificates(from: Date, to: Date, includeExpired: Bool, scope: LocationScope,
+                                      teamID: String?) throws -> [JSONValue] {
+        var clauses = QueryFilter()
+        clauses.add("c.not_after <= ?", SQLValue(to))
+        if !includeExpired { clauses.add("c.not_after >= ?", SQLValue(from)) }
+        if let teamID { clauses.add("c.team_id = ?", .text(teamID)) }
+        let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
+        let sql = """
+            SELECT c.sha1, c.common_name, c.team_id, c.serial, c.not_after,
+                (SELECT count(DISTINCT pc.profile_uuid) FROM profile_certificates pc
+                 JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
+                 WHERE pc.certificate_sha1 = c.sha1) AS profile_count
+            FROM certificates c \(clauses.sql)
+            ORDER BY c.not_after, c.sha1
+            """
+        return try db.query(sql, clauses.parameters).compactMap { row in
+            guard (row.int("profile_count") ?? 0) > 0 else { return nil }
+            var pairs: [(String, JSONValue)] = [("type", .string("certificate"))]
+            pairs += RecordMapping.json(row)
+            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("not_after"), from: from)), at: pairs.count - 1)
+            return .object(pairs)
+        }
+    }
+
+    /// Everything known about one profile, or nil when the UUID is not catalogued.
+    package func profileDetail(uuid: String, now: Date) throws -> JSONValue? {
+        guard let row = try db.queryFirst("SELECT * FROM profiles WHERE uuid = ?", [.text(uuid.uppercased())]) else {
+            return nil
+        }
+        var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
+        pairs += RecordMapping.json(row, skipping: ["raw_plist"])
+        if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
+            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
+                         at: index + 1)
+        }
+        let key = SQLValue.text(uuid.uppercased())
+        var entitlements: [(String, JSONValue)] = []
+        try db.forEachRow("SELECT key, value_json FROM entitlements WHERE profile_uuid = ? ORDER BY key", [key]) { entry in
+            let text = entry.string("value_json") ?? "null"
+            entitlements.append((entry.string("key") ?? "", (try? JSONParser.parse(text)) ?? .string(text)))
+        }
+        pairs.append(("entitlements", .object(entitlements)))
+        pairs.append(("certificates", .array(try db.query("""
+            SELECT c.common_name, c.team_id, c.organization, c.issuer_common_name, c.serial, c.not_before,
+                   c.not_after, c.sha1, c.sha256
+            FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
+            WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
+            """, [key]).map { .object(RecordMapping.json($0)) })))
+        pairs.append(("devices", .strings(try db.query(
+            """
+            SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
+            JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
+            """, [key]).compactMap { $0.string("udid") })))
+        pairs.append(("locations", .array(try db.query("""
+            SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at
+            FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
+            """, [key]).map { .object(RecordMapping.json($0)) })))
+        pairs.append(("builds", .array(try db.query("""
+            SELECT bundle_id, short_version, build, short_version || ' (' || build || ')' AS formatted_version,
+                   source_kind, path, app_path, archived_at, removed_at
+            FROM builds WHERE profile_uuid = ? ORDER BY bundle_id, version_sort DESC, build_sort DESC, path
+            """, [key]).map { .object(RecordMapping.json($0)) })))
+        pairs.append(("renewals", .array(try db.query("""
+            SELECT o.uuid, o.name, o.creation_date, o.expiration_date, o.effective_expiration_date,
+                   CASE WHEN o.creation_date < p.creation_date THEN 'older' ELSE 'newer' END AS relation
+            FROM profiles p JOIN profiles o
+              ON o.name = p.name AND o.application_identifier IS p.application_identifier
+             AND o.team_id IS p.team_id AND o.uuid <> p.uuid
+            WHERE p.uuid = ? ORDER BY o.creation_date
+            """, [key]).map { .object(RecordMapping.json($0)) })))
+        return .object(pairs)
+    }
+
+    /// The UUID of the profile last seen at `path` (a file or an embedded location).
+    package func profileUUID(atPath path: String) throws -> String? {
+        try db.queryFirst("SELECT profile_uuid FROM profile_locations WHERE path = ? ORDER BY removed_at IS NOT NULL",
+                          [.text(path)])?.string("profile_uuid")
+    }
+}

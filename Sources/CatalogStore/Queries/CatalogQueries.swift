@@ -1,0 +1,60 @@
+import CatalogCore
+import Foundation
+
+/// The read side of the catalogue: each CLI query is one method returning JSON records with the
+/// same snake_case names `catalog decode` uses. The SQL lives here, next to the schema it reads.
+package struct CatalogQueries {
+    package let db: Connection
+
+    package init(_ db: Connection) {
+        self.db = db
+    }
+
+    /// Where a profile may be found for it to count.
+    package enum LocationScope: Sendable {
+        /// A live standalone file (an installed profile).
+        case installed
+        /// Any live location, standalone or embedded in a build.
+        case anyLive
+        /// Every location gone.
+        case removed
+    }
+
+    /// The profile columns every profile listing shows.
+    static let profileColumns = """
+        p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
+        p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
+        p.provisions_all_devices, p.aps_environment, p.get_task_allow, p.xcode_managed,
+        (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
+         ORDER BY l.container_kind <> 'standalone', l.path LIMIT 1) AS path,
+        EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
+                AND l.container_kind = 'standalone') AS installed
+        """
+
+    static func scope(_ scope: LocationScope, into filter: inout QueryFilter) {
+        switch scope {
+        case .installed:
+            filter.add("""
+                EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid
+                        AND l.removed_at IS NULL AND l.container_kind = 'standalone')
+                """)
+        case .anyLive:
+            filter.add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)")
+        case .removed:
+            filter.add("""
+                NOT EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)
+                """)
+        }
+    }
+
+    /// A profile row as a record: its columns plus `type` and `days_left` from `now`.
+    func profileRecord(_ row: Row, now: Date) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
+        pairs += RecordMapping.json(row)
+        if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
+            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
+                         at: index + 1)
+        }
+        return .object(pairs)
+    }
+}

@@ -1,0 +1,17 @@
+import CatalogCore
+import Foundation
+
+/// The WHERE clause of a query assembled from constant SQL fragments chosen by the caller's
+/// filters; every value is a bound parameter, never text spliced into the SQL.
+struct QueryFilter {
+    private(set) var clauses: [String] = []
+    private(set) var parameters: [SQLValue] = []
+
+    /// Adds `fragment` (with `?` placeholders) and its values.
+    mutating func add(_ fragment: StaticString, _ values: SQLValue...) {
+        clauses.append(fragment.description)
+        parameters.append(contentsOf: values)
+    }
+
+    var sql: String { clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ") }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the query commands: the built `catalog` binary against a catalogue made
+/// from the fixtures, asserting stdout, stderr and exit status, with `--as-of` for dates.
+@Suite struct QueryCommandTests {
+    /// A fresh catalogue holding `Fixtures/`, in its own temp folder.
+    struct Catalogue {
+        let folder: String
+        var db: String { folder + "/catalog.sqlite" }
+
+        init(ingesting roots: [String] = [CatalogProcess.fixtures]) throws {
+            folder = NSTemporaryDirectory() + "catalog-cli-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db])
+            #expect(result.status == 0, "ingest failed: \(result.stderr)")
+        }
+
+        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CatalogProcess.Result {
+            try CatalogProcess.run(arguments + ["--db", db], environment: environment)
+        }
+
+        /// Runs a command that prints a JSON array and returns its objects.
+        func records(_ arguments: [String]) throws -> [[String: Any]] {
+            let result = try run(arguments + ["--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try CatalogProcess.json(result.stdout) as? [[String: Any]] ?? []
+        }
+    }
+
+    static func fixtureProfiles() throws -> [[String: Any]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: CatalogProcess.fixtures + "/expected.json"))
+        let expected = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return (expected["profiles"] as? [[String: Any]] ?? []).filter {
+            ($0["path"] as? String)?.hasPrefix("Fixtures/profiles/") == true
+        }
+    }
+
+    static func date(_ text: String) -> Date {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: text) ?? formatter.date(from: text + "T00:00:00Z") ?? .distantPast
+    }
+
+    // MARK: expiring
+
+    @Test(arguments: [("2026-11-20", 30), ("2026-06-01", 60), ("2026-01-01", 400), ("2030-01-01", 10)])
+    func expiringListsExactlyTheProfilesInTheWindow(asOf: String, days: Int) throws {
+        let catalogue = try Catalogue()
+        let start = Self.date(asOf)
+        let end = start.addingTimeInterval(Double(days) * 86_400)
+        let expected = Set(try Self.fixtureProfiles().compactMap { profile -> String? in
+            let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
+            return date >= start && date <= end ? profile["uuid"] as? String : nil
+        })
+        let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days)])
+        let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
+        #expect(listed == expected)
+        // Soonest first, with days left counted from --as-of.
+        let dates = records.compactMap { $0["effective_expiration_date"] as? String }
+        #expect(dates == dates.sorted())
+        for record in records where record["type"] as? String == "profile" {
+            let left = record["days_left"] as? Int ?? -1
+            let date = Self.date(record["effective_expiration_date"] as? String ?? "")
+            #expect(left == Int((date.timeIntervalSince(start) / 86_400).rounded(.down)))
+        }
+    }
+
+    @Test func expiringIncludeExpiredAndFilters() throws {
+        let catalogue = try Catalogue()
+        let expired = try catalogue.records(["expiring", "--as-of", "2026-11-20", "--days", "0", "--include-expired"])
+        let uuids = Set(expired.compactMap { $0["uuid"] as? String })
+        #expect(uuids.contains("710905E4-A5D8-4F5D-A37E-E84F4BE086E2"))  // legacy 2013
+        #expect(uuids.contains("B426B646-3C57-48D1-AA9E-D2ACBAFBB8C6"))  // certificate expired first
+        let certificateDecided = expired.first { $0["uuid"] as? String == "B426B646-3C57-48D1-AA9E-D2ACBAFBB8C6" }
+        #expect(certificateDecided?["expiry_cause"] as? String == "certificate")
+        let enterprise = try catalogue.records(["expiring", "--as-of", "2026-11-20", "--days", "100", "--kind", "enterprise"])
+        #expect(enterprise.map { $0["uuid"] as? String } == ["C1764A00-333D-41F4-A0B4-A29DCAD39493"])
+        let otherTeam = try catalogue.records(["expiring", "--as-of", "2026-11-20", "--days", "100", "--team", "NOPE"])
+        #expect(otherTeam.isEmpty)
+    }
+
+    @Test func expiringListsCertificatesWithTheirProfileCount() throws {
+        let catalogue = try Catalogue()
+        // The fixtures' certificates expire in late 2027 (and one in 2052).
+        let records = try catalogue.records(["expiring", "--as-of", "2027-10-01", "--days", "120", "--include-expired"])
+        let certificates = records.filter { $0["type"] as? String == "certificate" }
+        #expect(!certificates.isEmpty)
+        for certificate in certificates {
+            #expect((certificate["profile_count"] as? Int ?? 0) >= 1)
+            #expect((certificate["sha1"] as? String)?.count == 40)
+        }
+    }
+
+    @Test func expiringExitCodeForCron() throws {
+        let catalogue = try Catalogue()
+        let listed = try catalogue.run(["expiring", "--as-of", "2026-11-20", "--days", "30", "--exit-code", "--json"])
+        #expect(listed.status == 1)
+        #expect(listed.stdout.contains("080B4AFF-C595-4955-AEED-8B8810E698FC"))
+        let quiet = try catalogue.run(["expiring", "--as-of", "2040-01-01", "--days", "1", "--exit-code", "--json"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
+    // MARK: profiles, show
+
+    @Test func profilesFilters() throws {
+        let catalogue = try Catalogue()
+        let all = try catalogue.records(["profiles"])
+        #expect(all.count == Set(try Self.fixtureProfiles().compactMap { $0["uuid"] as? String }).count)
+        #expect(try catalogue.records(["profiles", "--team", "ENTRP12345"]).count == 1)
+        #expect(try catalogue.records(["profiles", "--kind", "developer-id"]).map { $0["uuid"] as? String }
+                == ["19FAE0BF-704D-4DF5-A498-A97ED30D73DF"])
+        #expect(try catalogue.records(["profiles", "--platform", "tvOS"]).map { $0["uuid"] as? String }
+                == ["E547912A-B0A5-41BC-A373-EBA8CB4E86BB"])
+        // No Platform key reads as iOS.
+        #expect(try catalogue.records(["profiles", "--platform", "iOS"]).contains {
+            $0["uuid"] as? String == "710905E4-A5D8-4F5D-A37E-E84F4BE086E2" })
+        #expect(try catalogue.records(["profiles", "--bundle-id", "com.example.app"]).count >= 3)
+        #expect(try catalogue.records(["profiles", "--name", "bare"]).count == 2)
+        let production = try catalogue.records(["profiles", "--entitlement", "aps-environment=production"])
+        #expect(!production.isEmpty && production.allSatisfy { $0["aps_environment"] as? String == "production" })
+        let gta = try catalogue.records(["profiles", "--entitlement", "get-task-allow=true"])
+        #expect(!gta.isEmpty && gta.allSatisfy { $0["get_task_allow"] as? Bool == true })
+        let expired = try catalogue.records(["profiles", "--expired", "--as-of", "2026-11-20"])
+        #expect(Set(expired.compactMap { $0["uuid"] as? String }).contains("710905E4-A5D8-4F5D-A37E-E84F4BE086E2"))
+        let valid = try catalogue.records(["profiles", "--valid", "--as-of", "2026-11-20"])
+        #expect(expired.count + valid.count == all.count)
+        #expect(try catalogue.records(["profiles", "--removed"]).isEmpty)
+        #expect(try catalogue.records(["profiles", "--installed"]).count == all.count)
+
+        let device = "cf2a7c46a4133dc358388825e5778ad368eb9c0d"
+        let withDevice = try catalogue.records(["profiles", "--device", device])
+        #expect(!withDevice.isEmpty)
+        #expect(try catalogue.records(["devices", device]).count == withDevice.count)
+        let certificate = try catalogue.records(["certificates"]).first?["sha1"] as? String ?? ""
+        #expect(!(try catalogue.records(["profiles", "--certificate", certificate])).isEmpty)
+
+        let both = try catalogue.run(["profiles", "--expired", "--valid"])
+        #expect(both.status == 64)
+    }
+
+    @Test func showByUUIDAndByPath() throws {
+        let catalogue = try Catalogue()
+        let byUUID = try catalogue.run(["show", "080b4aff-c595-4955-aeed-8b8810e698fc", "--json"])
+        #expect(byUUID.status == 0, "\(byUUID.stderr)")
+        let detail = try CatalogProcess.json(byUUID.stdout) as? [String: Any] ?? [:]
+        #expect(detail["uuid"] as? String == "080B4AFF-C595-4955-AEED-8B8810E698FC")
+        #expect(detail["kind"] as? String == "ad-hoc")
+        #expect((detail["entitlements"] as? [String: Any])?["aps-environment"] as? String == "production")
+        #expect(!(detail["certificates"] as? [Any] ?? []).isEmpty)
+        #expect((detail["devices"] as? [Any] ?? []).count == detail["device_count"] as? Int)
+        let locations = detail["locations"] as? [[String: Any]] ?? []
+        #expect(locations.contains { $0["container_kind"] as? String == "standalone" })
+        #expect(locations.contains { $0["container_kind"] as? String == "app" })
+        let builds = detail["builds"] as? [[String: Any]] ?? []
+        #expect(Set(builds.compactMap { $0["source_kind"] as? String }) == ["app", "ipa"])
+        #expect(detail["renewals"] is [Any])
+
+        let byPath = try catalogue.run(["show", CatalogProcess.fixtures + "/profiles/ios-adhoc.mobileprovision", "--json"])
+        #expect(byPath.stdout == byUUID.stdout)
+        let missing = try catalogue.run(["show", "00000000-0000-0000-0000-000000000000"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no profile 00000000-0000-0000-0000-000000000000"))
+    }
+
+    // MARK: builds, versions
+
+    @Test func buildsNewestVersionFirst() throws {
+        let catalogue = try Catalogue()
+        let builds = try catalogue.records(["builds", "com.example.app"])
+        #expect(builds.map { $0["formatted_version"] as? String } == ["2.0 (50)", "1.3 (40)", "1.2 (34)"])
+        #expect(builds.map { $0["source_kind"] as? String } == ["ipa", "xcarchive", "app"])
+        let archive = builds[1]
+        #expect(archive["archived_at"] as? String == "2026-02-03T14:05:06Z")
+        #expect(archive["app_path"] as? String == "Products/Applications/Example.app")
+        #expect(archive["profile_uuid"] as? String == "930A1813-B3BA-4B98-AE76-B3B24E907A89")
+        #expect(try catalogue.records(["builds", "--version", "1.3"]).count == 1)
+        #expect(try catalogue.records(["builds", "--build", "50"]).count == 1)
+        let embedding = try catalogue.records(["builds", "--profile", "080B4AFF-C595-4955-AEED-8B8810E698FC"])
+        #expect(Set(embedding.compactMap { $0["source_kind"] as? String }) == ["app", "ipa"])
+        let widget = try catalogue.records(["builds", "com.example.app.widget"])
+        #expect(widget.first?["parent_bundle_id"] as? String == "com.example.app")
+        #expect(try catalogue.records(["builds", "--since", "2026-02-05"]).allSatisfy {
+            ($0["archived_at"] as? String ?? $0["first_seen"] as? String ?? "") >= "2026-02-05" })
+
+        let versions = try catalogue.records(["versions", "com.example.app"])
+        #expect(versions.map { $0["short_version"] as? String } == ["2.0", "1.3", "1.2"])
+        #expect(versions.first?["builds"] as? [String] == ["50"])
+    }
+
+    // MARK: inventory commands
+
+    @Test func certificatesDevicesRunsErrorsStats() throws {
+        let catalogue = try Catalogue()
+        let certificates = try catalogue.records(["certificates"])
+        #expect(!certificates.isEmpty)
+        #expect(certificates.allSatisfy { ($0["sha1"] as? String)?.count == 40 })
+        let soon = try catalogue.records(["certificates", "--expiring", "--days", "30", "--as-of", "2027-11-01"])
+        #expect(!soon.isEmpty && soon.allSatisfy { ($0["days_left"] as? Int ?? -1) <= 30 })
+        #expect(try catalogue.run(["certificates", "--days", "3"]).status == 64)
+
+        let devices = try catalogue.records(["devices"])
+        #expect(devices.count > 100)
+        #expect(devices.allSatisfy { ($0["profile_count"] as? Int ?? 0) >= 1 })
+
+        let runs = try catalogue.records(["runs"])
+        #expect(runs.count == 1)
+        #expect(runs.first?["status"] as? String == "ok")
+        let errors = try catalogue.records(["errors"])
+        #expect(errors.count == 8)
+        #expect(errors.contains { ($0["path"] as? String)?.hasSuffix("malformed/empty.mobileprovision") == true })
+
+        let stats = try catalogue.run(["stats", "--json"])
+        let object = try CatalogProcess.json(stats.stdout) as? [String: Any] ?? [:]
+        #expect(object["schema_version"] as? Int == 1)
+        #expect(object["database"] as? String == catalogue.db)
+        #expect(object["profiles"] as? Int == 21)
+    }
+
+    // MARK: output formats
+
+    @Test(arguments: [["expiring", "--as-of", "2026-11-20", "--days", "60"], ["profiles"], ["builds"],
+                      ["versions", "com.example.app"], ["certificates"], ["devices"], ["runs"], ["errors"]])
+    func everyFormat(command: [String]) throws {
+        let catalogue = try Catalogue()
+        let json = try catalogue.run(command + ["--format", "json"])
+        #expect(json.status == 0)
+        let array = try CatalogProcess.json(json.stdout) as? [[String: Any]] ?? []
+        #expect(!array.isEmpty)
+        #expect(try catalogue.run(command + ["--json"]).stdout == json.stdout)
+        #expect(try catalogue.run(command).stdout == json.stdout, "JSON is the default when stdout is not a terminal")
+
+        let ndjson = try catalogue.run(command + ["--format", "ndjson"])
+        let lines = ndjson.stdout.split(separator: "\n")
+        #expect(lines.count == array.count)
+        for line in lines { #expect((try? CatalogProcess.json(String(line))) is [String: Any]) }
+
+        let csv = try catalogue.run(command + ["--format", "csv"])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.hasSuffix("\r\n"))
+        #expect(csv.stdout.components(separatedBy: "\r\n").count >= array.count + 1)
+
+        let table = try catalogue.run(command + ["--format", "table"])
+        #expect(table.status == 0)
+        #expect(table.stdout.split(separator: "\n").count == array.count + 1)
+        #expect(!table.stdout.contains("\u{1B}"), "no colour when stdout is not a terminal")
+    }
+
+    @Test func emptyResultsAreAnEmptyArray() throws {
+        let catalogue = try Catalogue()
+        let result = try catalogue.run(["profiles", "--team", "NOBODY", "--json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
+    @Test func missingCatalogueSuggestsIngest() throws {
+        let path = NSTemporaryDirectory() + "missing-\(UUID().uuidString).sqlite"
+        let result = try CatalogProcess.run(["profiles", "--db", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(path))
+        #expect(result.stderr.contains("catalog ingest"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let viaEnvironment = try CatalogProcess.run(["stats"], environment: ["CATALOG_DB": path])
+        #expect(viaEnvironment.status == 1)
+        #expect(viaEnvironment.stderr.contains(path))
+    }
+
+    @Test func controlCharactersInDataNeverReachTheTerminalAndCSVQuotes() throws {
+        let folder = NSTemporaryDirectory() + "catalog-escape-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var plist = try String(contentsOfFile: CatalogProcess.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
+        plist = plist.replacingOccurrences(of: "Example Bare XML Plist",
+                                           with: "Evil \u{1B}[31mRED\u{1B}[0m\tname, &quot;quoted&quot;")
+        try plist.write(toFile: folder + "/evil.mobileprovision", atomically: true, encoding: .utf8)
+        let catalogue = try Catalogue(ingesting: [folder])
+        let table = try catalogue.run(["profiles", "--format", "table"])
+        #expect(!table.stdout.contains("\u{1B}"))
+        #expect(table.stdout.contains("Evil \\e[31mRED\\e[0m\\tname"))
+        let json = try catalogue.run(["profiles", "--json"])
+        #expect(!json.stdout.contains("\u{1B}"))
+        #expect(json.stdout.contains("\\u001b[31mRED"))
+        // RFC 4180: the cell holds a comma and quotes, so it is quoted with its quotes doubled.
+        let csv = try catalogue.run(["profiles", "--format", "csv"])
+        #expect(csv.stdout.contains("\"Evil \u{1B}[31mRED\u{1B}[0m\tname, \"\"quoted\"\"\""))
+    }
+
+    // MARK: real corpus
+
+    /// The listed UUIDs equal those whose effective expiry in the real corpus's expected.json
+    /// falls in the window (all locations: many real profiles are embedded in builds).
+    @Test(.enabled(if: CatalogProcess.realCorpus != nil),
+          arguments: [("2021-06-01", 365), ("2019-01-01", 500), ("2026-11-29", 30), ("2024-01-01", 1000)])
+    func expiringMatchesTheRealCorpus(asOf: String, days: Int) throws {
+        let corpus = CatalogProcess.realCorpus ?? ""
+        let catalogue = try Catalogue(ingesting: [corpus + "/tree"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: corpus + "/expected.json"))
+        let profiles = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["profiles"] as? [[String: Any]] ?? []
+        let start = Self.date(asOf)
+        let end = start.addingTimeInterval(Double(days) * 86_400)
+        let expected = Set(profiles.compactMap { profile -> String? in
+            let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
+            return date >= start && date <= end ? profile["uuid"] as? String : nil
+        })
+        let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days), "--all-locations"])
+        let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
+        #expect(listed == expected)
+    }
+}

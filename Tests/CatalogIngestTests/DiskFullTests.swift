@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import CatalogIngest
+@testable import CatalogStore
+
+/// Issue "reliability": a disk that fills mid-run (simulated with `PRAGMA max_page_count`) fails the
+/// run and leaves the catalogue exactly as it was.
+@Suite struct DiskFullTests {
+    @Test func aFullDiskFailsTheRunAndChangesNothing() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures()
+        let db = scratch.file("catalog.sqlite")
+        // Some content first, so "unchanged" means more than "still empty".
+        try ingest([tree + "/profiles"], db: db)
+        let before = try canonicalDump(db)
+        #expect(!before.isEmpty)
+
+        do {
+            let connection = try Connection.openCatalogue(path: db)
+            let pages = try connection.count("SELECT page_count AS n FROM pragma_page_count()")
+            #expect(pages > 0)
+            _ = try connection.query("PRAGMA max_page_count = \(pages + 2)")
+            var roots = [tree]
+            if let corpus = IngestPaths.realCorpus { roots.append(corpus + "/tree") }
+            let ingester = Ingester(db: connection, options: IngestOptions(roots: roots, full: true))
+            #expect {
+                _ = try ingester.run()
+            } throws: { error in
+                (error as? SQLiteError)?.primaryCode == 13  // SQLITE_FULL
+            }
+            #expect(!connection.isInTransaction)
+        }
+        #expect(try integrityCheck(db) == "ok")
+        #expect(try canonicalDump(db) == before)
+        let runs = try Connection.openCatalogue(path: db, readOnly: true)
+        #expect(try runs.count("SELECT count(*) AS n FROM ingest_runs WHERE status = 'running'") == 0)
+        // And the next run, with room again, completes.
+        try ingest([tree], db: db)
+        #expect(try canonicalDump(db).count > before.count)
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+@testable import CatalogIngest
+@testable import CatalogStore
+
+/// Where the tests find their inputs: the package's `Fixtures/` and, when present, the team's real
+/// corpus at `../shared/real-corpus` beside the checkout.
+enum IngestPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    static var fixtures: String { packageRoot + "/Fixtures" }
+
+    static var realCorpus: String? {
+        let path = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
+        return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
+    }
+
+    static func expected(at path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    static var isRoot: Bool { getuid() == 0 }
+}
+
+/// A fresh folder under the system temporary folder, removed (whatever modes or names it holds)
+/// when the value goes away.
+final class Scratch {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.path + "/catalog-ingest-tests-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        // `rm -rf` copes with mode-000 folders (after the chmod) and non-UTF-8 names.
+        _ = try? Shell.run("/bin/chmod", ["-R", "u+rwx", path])
+        _ = try? Shell.run("/bin/rm", ["-rf", path])
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// A copy of `Fixtures/` (or one of its subfolders) at `name`, for tests that mutate the tree.
+    @discardableResult
+    func copyFixtures(_ sub: String = "", to name: String = "Fixtures") throws -> String {
+        let source = sub.isEmpty ? IngestPaths.fixtures : IngestPaths.fixtures + "/" + sub
+        return try copy(source, to: name)
+    }
+
+    @discardableResult
+    func copy(_ source: String, to name: String) throws -> String {
+        let target = file(name)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+        return target
+    }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let target = file(name)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: target))
+        return target
+    }
+}
+
+enum Shell {
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+// MARK: In-process ingests and catalogue inspection
+
+/// Runs one ingest of `roots` into the catalogue at `db` (created if missing) through a fresh connection.
+@discardableResult
+func ingest(_ roots: [String], db: String, full: Bool = false, batchSize: Int? = nil,
+            excludes: [String] = [],
+            progress: @escaping (Ingester.Progress) -> Void = { _ in }) throws -> IngestReport {
+    let connection = try Connection.openCatalogue(path: db)
+    var options = IngestOptions(roots: roots, excludes: excludes, full: full)
+    if let batchSize { options.batchSize = batchSize }
+    return try Ingester(db: connection, options: options).run(progress: progress)
+}
+
+func readBytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+func permissions(of path: String) throws -> Int {
+    try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
+}
+
+/// Sets a file's mtime (and atime) to `seconds` since 1970 plus `nanoseconds`.
+func setModificationTime(_ path: String, seconds: Int, nanoseconds: Int = 0) throws {
+    var times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
+    guard utimensat(AT_FDCWD, path, &times, 0) == 0 else {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}
+
+extension Connection {
+    func strings(_ sql: String, _ parameters: [SQLValue] = []) throws -> [String] {
+        try query(sql, parameters).map { row in
+            switch row[0] {
+            case .null: return "NULL"
+            case .integer(let value): return String(value)
+            case .real(let value): return String(value)
+            case .text(let value): return value
+            case .blob(let value): return String(decoding: value, as: UTF8.self)
+            }
+        }
+    }
+
+    func count(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int {
+        try queryFirst(sql, parameters)?.int("n") ?? -1
+    }
+}
+
+/// `PRAGMA integrity_check` of the file at `path` (no migration, no WAL switch). Read-write, as the
+/// next ingest would open it: after a crash a hot journal or WAL needs recovery, which a read-only
+/// connection may not do.
+func integrityCheck(_ path: String) throws -> String {
+    let connection = try Connection(path: path, readOnly: false, wal: false)
+    return try connection.strings("PRAGMA integrity_check").joined(separator: "\n")
+}
+
+/// A canonical, order-independent dump of what a catalogue holds (no timestamps or run ids), so two
+/// catalogues built from the same tree compare equal whatever happened on the way.
+func canonicalDump(_ path: String) throws -> [String] {
+    let connection = try Connection(path: path, readOnly: true, wal: false)
+    let queries = [
+        "SELECT 'profile ' || uuid || ' ' || sha256 AS line FROM profiles",
+        "SELECT 'location ' || path || ' ' || profile_uuid || ' ' || (removed_at IS NULL) AS line FROM profile_locations",
+        """
+        SELECT 'build ' || path || ' | ' || app_path || ' | ' || ifnull(bundle_id, '-') || ' | ' || short_version
+            || ' | ' || build || ' | ' || ifnull(profile_uuid, '-') || ' | ' || (removed_at IS NULL)
+            || ' | parent ' || ifnull((SELECT p.path FROM builds p WHERE p.id = builds.parent_build_id), '-') AS line
+        FROM builds
+        """,
+        "SELECT 'certificate ' || sha1 AS line FROM certificates",
+        "SELECT 'device ' || udid AS line FROM devices",
+        "SELECT 'entitlement ' || profile_uuid || ' ' || key || ' ' || value_json AS line FROM entitlements",
+        "SELECT 'profile_certificate ' || profile_uuid || ' ' || certificate_sha1 AS line FROM profile_certificates",
+        """
+        SELECT 'profile_device ' || p.uuid || ' ' || d.udid AS line
+        FROM profile_devices pd JOIN profiles p ON p.id = pd.profile_id JOIN devices d ON d.id = pd.device_id
+        """,
+        "SELECT 'file ' || path || ' ' || size || ' ' || status || ' ' || ifnull(sha256, '-') AS line FROM files",
+    ]
+    var lines: [String] = []
+    for sql in queries {
+        // A catalogue killed before its first migration has no tables yet: it dumps as empty.
+        guard let rows = try? connection.query(sql) else { continue }
+        lines += rows.map { $0.string("line") ?? "NULL" }
+    }
+    return lines.sorted()
+}
+
+// MARK: The built `catalog` binary
+
+/// Runs the built `catalog` executable (found beside the test bundle) as a child process.
+enum CatalogBinary {
+    struct Result {
+        var status: Int32
+        var signalled: Bool
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: String {
+        if let path = ProcessInfo.processInfo.environment["CATALOG_BIN"] { return path }
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("catalog").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return Bundle.main.bundleURL.appendingPathComponent("catalog").path
+    }
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    /// A started child with its output going to files (no pipe can fill up and block it).
+    final class Child {
+        let process: Process
+        private let outPath: String
+        private let errPath: String
+
+        init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
+            process = Process()
+            let all = launcher + [CatalogBinary.executable] + arguments
+            process.executableURL = URL(fileURLWithPath: all[0])
+            process.arguments = Array(all.dropFirst())
+            var env = ProcessInfo.processInfo.environment
+            env.removeValue(forKey: "CATALOG_DB")
+            env.removeValue(forKey: "CATALOG_TEST_KILL_AFTER_WRITES")
+            for (key, value) in environment { env[key] = value }
+            process.environment = env
+            let base = FileManager.default.temporaryDirectory.path + "/catalog-child-\(UUID().uuidString)"
+            outPath = base + ".out"
+            errPath = base + ".err"
+            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: outPath)
+            process.standardError = FileHandle(forWritingAtPath: errPath)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var pid: pid_t { process.processIdentifier }
+
+        func wait() -> Result {
+            process.waitUntilExit()
+            defer {
+                try? FileManager.default.removeItem(atPath: outPath)
+                try? FileManager.default.removeItem(atPath: errPath)
+            }
+            let out = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
+            let err = (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()
+            return Result(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                          stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try Child(arguments, environment: environment).wait()
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so "random" kill points repeat from run to run.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+// MARK: Running without root's privileges
+
+enum Unprivileged {
+    /// How to run the binary so file modes bite: as is when not root, else through `setpriv` as
+    /// nobody (root reads and writes whatever the modes say). nil when neither is possible.
+    static var launcher: [String]? {
+        if !IngestPaths.isRoot { return [] }
+        let setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: setpriv) else { return nil }
+        return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    }
+
+    static var isAvailable: Bool { launcher != nil && CatalogBinary.isAvailable }
+
+    /// Makes a scratch folder usable by the unprivileged user (it may create the catalogue there).
+    static func open(_ path: String) throws {
+        if IngestPaths.isRoot { try Shell.run("/bin/chmod", ["-R", "a+rwX", path]) }
+    }
+
+    static func run(_ arguments: [String]) throws -> CatalogBinary.Result {
+        try CatalogBinary.Child(arguments, launcher: launcher ?? []).wait()
+    }
+}
