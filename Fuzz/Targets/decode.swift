@@ -5,7 +5,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     do {
         let decoded = try FileDecoder.decode(bytes: bytes, path: "fuzz-input")
         // Render it as `catalog decode --json` would: the model must be printable, not just built.
-        _ = decoded.json(path: "fuzz-input").serialized(pretty: true)
+        let text = decoded.json(path: "fuzz-input").serialized(pretty: true)
+        // The catalogue stores JSON this package wrote and reads it back with JSONParser.
+        do {
+            _ = try JSONParser.parse(text)
+        } catch {
+            fatalError("JSON output does not parse back (\(error)): \(text.prefix(2000))")
+        }
     } catch is DecodeError {
     } catch {
         fatalError("FileDecoder threw a non-DecodeError: \(error)")
