@@ -185,6 +185,11 @@ struct BinaryPropertyListParser {
             guard marker == 0x33 else { throw Self.error("invalid date marker", at: offset) }
             try checkRange(offset + 1, count: 8, size: 1, object: offset)
             let seconds = Double(bitPattern: Self.readUInt(input, at: offset + 1, size: 8))
+            // A bplist date is a raw Double; keep it to what an XML plist can write (years 1-9999),
+            // so NaN, infinities and absurd magnitudes are a malformed file, not a model value.
+            guard PlistDateRange.contains(secondsSinceReferenceDate: seconds) else {
+                throw Self.error("date out of range (years 1-9999)", at: offset)
+            }
             value = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let (length, start) = try length(marker: marker, at: offset)
@@ -297,5 +302,16 @@ struct BinaryPropertyListParser {
             scalars.append(scalar)
         }
         return String(scalars)
+    }
+}
+
+/// The dates a plist may hold: 0001-01-01 to 9999-12-31, as XML plists can write them.
+enum PlistDateRange {
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, in seconds since 2001-01-01 (the bplist epoch).
+    static let lower = -63_113_904_000.0
+    static let upper = 252_423_993_600.0
+
+    static func contains(secondsSinceReferenceDate seconds: Double) -> Bool {
+        seconds.isFinite && seconds >= lower && seconds < upper
     }
 }
