@@ -211,14 +211,25 @@ def find_catalog(args) -> tuple[str, str | None]:
         cat = os.path.abspath(args.catalog) if os.sep in args.catalog else (shutil.which(args.catalog) or args.catalog)
     else:
         cat = os.path.join(REPO, ".build", "release", "catalog")
-        if not os.path.exists(cat):
-            with open(os.path.join(REPO, "Package.swift")) as f:
-                has_fill = "catalog-bench-fill" in f.read()
-            for product in ["catalog"] + (["catalog-bench-fill"] if has_fill else []):
-                log(f"building {product} (release) …")
-                subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=REPO, check=True)
+        # Always (re)build: SwiftPM is incremental, and a stale binary would measure old code.
+        with open(os.path.join(REPO, "Package.swift")) as f:
+            has_fill = "catalog-bench-fill" in f.read()
+        for product in ["catalog"] + (["catalog-bench-fill"] if has_fill else []):
+            log(f"building {product} (release) …")
+            subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=REPO, check=True)
     fill = os.path.join(os.path.dirname(cat), "catalog-bench-fill")
     return cat, (fill if os.access(fill, os.X_OK) else None)
+
+
+def schema_digest() -> str:
+    """A short hash of Migrations/*.sql and the fill tool's source."""
+    digest = hashlib.sha256()
+    for folder in ["Migrations", os.path.join("Sources", "catalog-bench-fill")]:
+        base = os.path.join(REPO, folder)
+        for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+            with open(os.path.join(base, name), "rb") as f:
+                digest.update(name.encode() + f.read())
+    return digest.hexdigest()[:10]
 
 
 def first_value(db: str, queries: list[str]) -> str | None:
@@ -343,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
             notes.append("queries skipped: catalog-bench-fill not built")
             log("skipped: catalog-bench-fill not built")
         else:
-            qdb = os.path.join(args.workdir, f"query-p{args.query_profiles}-b{args.query_builds}.sqlite")
+            # Keyed by the schema too: a catalogue filled under older migrations is filled again.
+            qdb = os.path.join(args.workdir, f"query-p{args.query_profiles}-b{args.query_builds}-{schema_digest()}.sqlite")
             if not os.path.exists(qdb + ".done"):
                 remove_db(qdb)
                 r = step("fill (setup)", [fill, qdb, "--profiles", str(args.query_profiles),
