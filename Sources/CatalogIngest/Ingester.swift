@@ -71,7 +71,10 @@ package final class Ingester {
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
         var pending: [(Candidate, CatalogWriter.FileStamp)] = []
         var rootReadable = true
-        walker.walk(root) { candidate in
+        let size = max(options.batchSize, 1)
+        // However the walk ends, nothing is left decoding in the background.
+        defer { inFlight?.group.wait() }
+        try walker.walk(root) { candidate in
             report.filesScanned += 1
             seen.insert(candidate.path)
             guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return }  // vanished
@@ -81,9 +84,14 @@ package final class Ingester {
                 return
             }
             pending.append((candidate, stamp))
+            if pending.count >= size {
+                try submit(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
             reportProgress()
         }
-        try process(pending)
+        if !pending.isEmpty { try submit(pending) }
+        try drain()
         for problem in walker.problems {
             if problem.path == root { rootReadable = false }
             try fail(problem.path, problem.message)
@@ -109,69 +117,61 @@ package final class Ingester {
         case none
     }
 
-    /// Decodes the candidates in batches on all cores while this thread writes the previous batch:
-    /// decoding batch i+1 overlaps writing batch i. Only the candidate paths are held for the whole
-    /// run; decoded models live for two batches at most.
-    private func process(_ pending: [(Candidate, CatalogWriter.FileStamp)]) throws {
-        guard !pending.isEmpty else { return }
-        let size = max(options.batchSize, 1)
-        let batches = stride(from: 0, to: pending.count, by: size).map {
-            Array(pending[$0..<min($0 + size, pending.count)])
-        }
+    /// A batch being decoded on another thread, and how to wait for it.
+    private typealias Decoding = (batch: [(Candidate, CatalogWriter.FileStamp)], group: DispatchGroup,
+                                  result: BatchBox<[Outcome]>)
+
+    /// The batch decoding in the background while this thread walks and writes the one before it.
+    private var inFlight: Decoding?
+
+    /// Starts decoding `batch` on another thread, then writes the batch submitted before it: one
+    /// core decodes while this one writes. The walk streams, so only a few batches of paths and
+    /// decoded models exist at any moment, however large the tree. Batches are decoded one after
+    /// the other, never two at once: a batch's shared content is then always claimed by itself or
+    /// an earlier batch, which has been written (or is written first).
+    private func submit(_ batch: [(Candidate, CatalogWriter.FileStamp)]) throws {
+        let previous = inFlight
+        previous?.group.wait()
+        let group = DispatchGroup()
+        let result = BatchBox<[Outcome]>()
         let claims = claims
-        var outcomes = Self.decode(batches[0], claims: claims, parallel: true)
-        for (index, batch) in batches.enumerated() {
-            let next = BatchBox<ParallelResults<Outcome>>()
-            let group = DispatchGroup()
-            if index + 1 < batches.count {
-                let upcoming = batches[index + 1]
-                DispatchQueue.global().async(group: group) {
-                    next.value = Self.decode(upcoming, claims: claims, parallel: false)
-                }
-            }
-            defer { group.wait() }
-            try write(batch, outcomes)
-            group.wait()
-            outcomes = next.value ?? ParallelResults(count: 0, initial: .none)
+        DispatchQueue.global().async(group: group) {
+            result.value = Self.decode(batch, claims: claims)
         }
+        inFlight = (batch, group, result)
+        if let previous { try write(previous.batch, previous.result.value ?? []) }
     }
 
-    /// Reads, hashes and decodes one batch in parallel. A profile file whose bytes another file of
-    /// this run already claimed is not decoded again.
-    /// `parallel` spreads the batch over every core; otherwise it runs on the calling thread, which
-    /// is what the overlapped batches want (one core writes while the other decodes).
-    private static func decode(_ batch: [(Candidate, CatalogWriter.FileStamp)], claims: ContentClaims,
-                               parallel: Bool) -> ParallelResults<Outcome> {
-        let outcomes = ParallelResults<Outcome>(count: batch.count, initial: .none)
-        let work: @Sendable (Int) -> Void = { index in
-            let candidate = batch[index].0
-            guard candidate.kind == .profile else {
-                outcomes[index] = Self.decode(candidate, read: nil, claims: claims)
-                return
-            }
+    /// Writes the last batch once its decoding is done.
+    private func drain() throws {
+        guard let last = inFlight else { return }
+        inFlight = nil
+        last.group.wait()
+        try write(last.batch, last.result.value ?? [])
+    }
+
+    /// Reads, hashes and decodes one batch on the calling thread. A profile whose bytes another file
+    /// of this run already claimed is not decoded again.
+    private static func decode(_ batch: [(Candidate, CatalogWriter.FileStamp)], claims: ContentClaims) -> [Outcome] {
+        batch.map { candidate, _ in
+            guard candidate.kind == .profile else { return decode(candidate, read: nil, claims: claims) }
             do {
                 let bytes = try FileBytes.read(candidate.path, limit: ProfileDecoder.maximumSize)
                 let sha = Digest.sha256Hex(bytes)
-                outcomes[index] = claims.claim(sha) ? Self.decode(candidate, read: .success((bytes, sha)), claims: claims) : .duplicate(sha256: sha)
+                guard claims.claim(sha) else { return .duplicate(sha256: sha) }
+                return decode(candidate, read: .success((bytes, sha)), claims: claims)
             } catch let error as DecodeError {
-                outcomes[index] = .failed(error.at(path: candidate.path))
+                return .failed(error.at(path: candidate.path))
             } catch {
-                outcomes[index] = .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
+                return .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
             }
         }
-        if parallel {
-            DispatchQueue.concurrentPerform(iterations: batch.count, execute: work)
-        } else {
-            for index in batch.indices { work(index) }
-        }
-        return outcomes
     }
 
-    /// Writes a decoded batch in walk order; copies whose twin comes later in the batch wait for it.
-    /// Writes a decoded batch in walk order. Which worker decoded a shared profile depends on thread
-    /// timing, so an entry that refers to content decoded by a later entry of the batch stores that
-    /// profile first: the catalogue comes out the same whichever thread won.
-    private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ outcomes: ParallelResults<Outcome>) throws {
+    /// Writes a decoded batch in walk order. Which thread decoded a shared profile depends on timing,
+    /// so an entry that refers to content decoded by a later entry of the batch stores that profile
+    /// first: the catalogue comes out the same whichever thread won.
+    private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ outcomes: [Outcome]) throws {
         var decodedHere: [String: ProvisioningProfile] = [:]
         for index in batch.indices {
             switch outcomes[index] {

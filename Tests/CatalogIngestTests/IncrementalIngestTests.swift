@@ -173,6 +173,24 @@ import Testing
         #expect(try connection.count("SELECT count(*) AS n FROM files WHERE status = 'ok' AND sha256 IS NOT NULL") == 3)
     }
 
+    /// Bundles and standalone files sharing profiles, in batches of every small size: whichever
+    /// batch or thread decodes a shared profile, every build links it and nothing is an error.
+    @Test(arguments: [1, 2, 3, 5])
+    func sharedProfilesAcrossBatchesAreDecodedOnceAndLinked(batchSize: Int) throws {
+        let scratch = try Scratch()
+        try scratch.copyFixtures("bundles", to: "tree/a-bundles")
+        try scratch.copyFixtures("profiles", to: "tree/b-profiles")
+        try scratch.copyFixtures("bundles", to: "tree/c-bundles-again")
+        let db = scratch.file("catalog.sqlite")
+        let report = try ingest([scratch.file("tree")], db: db, batchSize: batchSize)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let connection = try Connection.openCatalogue(path: db, readOnly: true)
+        #expect(try connection.count("SELECT count(*) AS n FROM builds WHERE profile_uuid IS NULL") == 0)
+        #expect(try connection.count("SELECT count(*) AS n FROM builds WHERE path LIKE '%.appex' AND parent_build_id IS NULL") == 0)
+        // Every profile content was decoded once: one profile row per distinct file content.
+        #expect(try connection.count("SELECT count(*) AS n FROM profiles") == report.profilesNew + report.profilesRenewed)
+    }
+
     @Test func fullRereadsEverything() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()
