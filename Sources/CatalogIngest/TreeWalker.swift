@@ -147,7 +147,11 @@ package struct TreeWalker {
         var entries: [(String, EntryType)] = []
         while let entry = readdir(dir) {
             let decoded = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
-                String(validating: raw.prefix { $0 != 0 }, as: UTF8.self)
+                // Decoding repairs invalid UTF-8; a name whose bytes change in the round trip is not
+                // valid UTF-8. (String(validating:) would say so directly but needs macOS 15.)
+                let bytes = raw.prefix { $0 != 0 }
+                let name = String(decoding: bytes, as: UTF8.self)
+                return name.utf8.elementsEqual(bytes) ? name : nil
             }
             guard let name = decoded else {
                 // A lossy repair would name a different file; the catalogue keys paths as text.
