@@ -30,10 +30,12 @@ let package = Package(
         // Fills a large synthetic catalogue for the query benchmark (Benchmarks/bench.py).
         .executableTarget(name: "catalog-bench-fill", dependencies: ["CatalogCore", "CatalogStore"]),
 
-        .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore"]),
+        // Paths to the fixtures, the real corpus and the built binary, shared by the test targets.
+        .target(name: "CatalogTestSupport", path: "Tests/CatalogTestSupport"),
+        .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogTestSupport"]),
         .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore"]),
-        .testTarget(name: "CatalogIngestTests", dependencies: ["CatalogIngest", "CatalogStore"]),
-        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI"]),
+        .testTarget(name: "CatalogIngestTests", dependencies: ["CatalogIngest", "CatalogStore", "CatalogTestSupport"]),
+        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "CatalogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

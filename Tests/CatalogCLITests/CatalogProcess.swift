@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 
 /// Runs the built `catalog` executable as a child process and captures what it printed.
 struct CatalogProcess {
@@ -9,29 +10,9 @@ struct CatalogProcess {
         var stderr: String
     }
 
-    /// The package root, three levels above this file.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
-    static var fixtures: String { packageRoot + "/Fixtures" }
-
-    /// `../shared/real-corpus` beside the checkout, when present (CI has it).
-    static var realCorpus: String? {
-        let path = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
-        return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
-    }
-
-    /// The executable: `$CATALOG_BIN`, else `catalog` beside the test bundle (the build folder).
-    static var executable: String {
-        if let path = ProcessInfo.processInfo.environment["CATALOG_BIN"] { return path }
-        var folder = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("catalog").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return Bundle.main.bundleURL.appendingPathComponent("catalog").path
-    }
+    static var fixtures: String { TestPaths.fixtures }
+    static var realCorpus: String? { TestPaths.realCorpus }
+    static var executable: String { TestPaths.catalogExecutable }
 
     static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> Result {
         let process = Process()

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 @testable import CatalogCore
 
@@ -82,14 +83,8 @@ enum ASN1TestBytes {
         }
     }
 
-    /// The package root (three levels above this file) joined with `../shared/real-corpus`, if present.
-    static func realCorpus(filePath: String = #filePath) -> URL? {
-        let root = URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/real-corpus")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("tree").path,
-                                             isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        return corpus
+    /// `../shared/real-corpus` beside the checkout, if present.
+    static func realCorpus() -> URL? {
+        TestPaths.realCorpus.map { URL(fileURLWithPath: $0) }
     }
 }

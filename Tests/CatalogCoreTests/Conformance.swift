@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// Checks decoding against an `expected.json` (the real corpus's, or the generated fixtures'):

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// Decodes the generated fixtures and compares with `Fixtures/expected.json`, which

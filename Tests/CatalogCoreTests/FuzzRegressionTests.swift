@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// Inputs the libFuzzer targets in `Fuzz/` crashed, hung or blew up on, kept so the fixes stay fixed.
@@ -7,9 +8,7 @@ import Testing
 /// named after the target that found them; each test feeds its file through that target's entry
 /// point and all the way to the JSON the CLI prints, and checks the outcome, not just survival.
 @Suite struct FuzzRegressionTests {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/fuzz-regressions")
+    static let directory = URL(fileURLWithPath: TestPaths.fixtures).appendingPathComponent("fuzz-regressions")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// Decodes every file of `../shared/real-corpus/tree` and compares with its `expected.json`: every

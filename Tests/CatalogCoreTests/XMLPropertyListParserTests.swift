@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 private func parseXML(_ text: String) throws -> PlistValue {
@@ -367,8 +368,7 @@ func foundationValue(_ object: Any) -> PlistValue? {
 /// Conformance with the real-world corpus (`../shared/real-corpus` next to the package), skipped when absent.
 extension PlistTests {
     @Suite struct RealCorpusPlistTests {
-        static let corpus: URL = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        static let corpus = URL(fileURLWithPath: TestPaths.packageRoot)
             .deletingLastPathComponent().appendingPathComponent("shared/real-corpus")
 
         static var available: Bool {

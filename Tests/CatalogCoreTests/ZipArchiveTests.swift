@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// Fixtures come from Fixtures/scripts/make_zips.py; the payload generators below mirror its
 /// `noise`, `text_lines` and `pattern` functions.
 @Suite struct ZipArchiveTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: TestPaths.packageRoot)
 
     static func fixture(_ name: String) -> String {
         packageRoot.appendingPathComponent("Fixtures/zip/\(name)").path

@@ -2,25 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
-/// Where the tests find their inputs: the package's `Fixtures/` and, when present, the team's real
-/// corpus at `../shared/real-corpus` beside the checkout.
-enum IngestPaths {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+typealias IngestPaths = TestPaths
 
-    static var fixtures: String { packageRoot + "/Fixtures" }
-
-    static var realCorpus: String? {
-        let path = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
-        return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
-    }
-
-    static func expected(at path: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-    }
-
+extension TestPaths {
     static var isRoot: Bool { getuid() == 0 }
 }
 
@@ -180,16 +166,7 @@ enum CatalogBinary {
         var stderr: String
     }
 
-    static var executable: String {
-        if let path = ProcessInfo.processInfo.environment["CATALOG_BIN"] { return path }
-        var folder = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("catalog").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return Bundle.main.bundleURL.appendingPathComponent("catalog").path
-    }
+    static var executable: String { TestPaths.catalogExecutable }
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
