@@ -33,6 +33,9 @@ struct Column: Sendable {
     /// Table rendering of the value; CSV and JSON use the value itself.
     var display: @Sendable (JSONValue) -> String = Column.plain
 
+    /// Free text a narrow terminal may shorten with `…`; identifiers, dates and counts are never cut.
+    var isShrinkable: Bool { ["name", "path", "bundle_id", "common_name", "roots", "message"].contains(key) }
+
     @Sendable static func plain(_ value: JSONValue) -> String {
         switch value {
         case .null: return ""

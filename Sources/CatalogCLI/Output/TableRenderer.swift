@@ -1,7 +1,8 @@
 import CatalogCore
 
-/// Aligned columns for people: headers, cells made terminal-safe, the widest columns shortened
-/// with `…` until the table fits the terminal.
+/// Aligned columns for people: headers, cells made terminal-safe, and the widest free-text column
+/// (name, path, …) shortened with `…` until the table fits the terminal. UUIDs, dates and counts
+/// keep their width: a table too wide even then wraps rather than lose an identifier.
 struct TableRenderer {
     var columns: [Column]
     var width: Int?
@@ -17,11 +18,16 @@ struct TableRenderer {
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
         if let width {
             let separators = 2 * (columns.count - 1)
+            let shrinkable = columns.indices.filter { columns[$0].isShrinkable }
             while widths.reduce(0, +) + separators > width {
-                guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 else { break }
+                guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 12 else { break }
                 widths[widest] -= 1
             }
-            rows = rows.map { row in row.enumerated().map { index, cell in Self.fit(cell, widths[index]) } }
+            rows = rows.map { row in
+                row.enumerated().map { index, cell in
+                    Self.fit(cell, widths[index], keepEnd: columns[index].key == "path" || columns[index].key == "roots")
+                }
+            }
         }
         var out = line(headers.enumerated().map { Self.fit($1, widths[$0]) }, widths)
         if color { out = "\u{1B}[1m" + out.dropLast() + "\u{1B}[0m\n" }
@@ -39,7 +45,10 @@ struct TableRenderer {
         return text + "\n"
     }
 
-    static func fit(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
+    /// Shortens `text` to `width` with `…`; paths keep their end (the file name), other text its start.
+    static func fit(_ text: String, _ width: Int, keepEnd: Bool = false) -> String {
+        guard text.count > width else { return text }
+        let kept = max(width - 1, 0)
+        return keepEnd ? "…" + String(text.suffix(kept)) : String(text.prefix(kept)) + "…"
     }
 }
