@@ -283,8 +283,23 @@ def fake_eocd_comment():
     write("fake-eocd-comment.zip", std_zip([("real.txt", 0, b"real\n")], comment=b"x" + fake + b"tail"))
 
 
+def overlap():
+    """Overlapping entries (the "zip bomb without recursion" trick): 200 central-directory entries
+    all point at the same 1 MiB-of-zeros deflated local file, so a reader that trusts sizes per
+    entry would inflate 200 MiB from a ~1 KB archive."""
+    zeros = b"\0" * (1 << 20)
+    comp = raw_deflate(zeros)
+    crc = zlib.crc32(zeros) & 0xFFFFFFFF
+    name = b"Payload/Overlap.app/Info.plist"
+    local = local_header(name, 8, crc, len(comp), len(zeros)) + comp
+    central = b"".join(central_header(name if i == 0 else b"Payload/Overlap.app/copy-%03d" % i, 8, crc,
+                                      len(comp), len(zeros), 0) for i in range(200))
+    write("overlap.zip", local + central + eocd(200, len(central), len(local)))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    overlap()
     mixed()
     descriptor()
     zip64()

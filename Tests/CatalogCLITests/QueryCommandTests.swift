@@ -246,6 +246,26 @@ import Testing
         #expect(!table.stdout.contains("\u{1B}"), "no colour when stdout is not a terminal")
     }
 
+    /// `show` and `stats` print one object: pretty JSON, one ndjson line, a CSV header and row, or
+    /// `key: value` lines for people.
+    @Test(arguments: [["show", "930A1813-B3BA-4B98-AE76-B3B24E907A89"], ["stats"]])
+    func singleObjectCommandsInEveryFormat(command: [String]) throws {
+        let catalogue = try Catalogue()
+        let json = try catalogue.run(command + ["--json"])
+        #expect(json.status == 0 && json.stderr.isEmpty)
+        #expect(try CatalogProcess.json(json.stdout) is [String: Any])
+        let ndjson = try catalogue.run(command + ["--format", "ndjson"])
+        #expect(ndjson.stdout.split(separator: "\n").count == 1)
+        #expect(try CatalogProcess.json(ndjson.stdout) is [String: Any])
+        let csv = try catalogue.run(command + ["--format", "csv"])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count >= 2)
+        let table = try catalogue.run(command + ["--format", "table"])
+        #expect(table.status == 0)
+        let firstKey = command[0] == "show" ? "type: profile" : "database: \(catalogue.db)"
+        #expect(table.stdout.hasPrefix(firstKey))
+    }
+
     @Test func emptyResultsAreAnEmptyArray() throws {
         let catalogue = try Catalogue()
         let result = try catalogue.run(["profiles", "--team", "NOBODY", "--json"])

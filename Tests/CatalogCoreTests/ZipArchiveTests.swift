@@ -313,3 +313,24 @@ import CatalogTestSupport
         }
     }
 }
+
+// MARK: - Overlapping entries
+
+extension ZipArchiveTests {
+    /// 200 central-directory entries share one deflated MiB of zeros: each read is bounded by its
+    /// limit, and an .ipa reader only ever inflates the two entries it needs.
+    @Test func overlappingEntriesAreReadOnlyWithinTheirLimit() throws {
+        let archive = try ZipArchive(path: Self.fixture("overlap.zip"))
+        #expect(archive.entries.count == 200)
+        #expect(Set(archive.entries.map(\.localHeaderOffset)) == [0])
+        let first = try archive.contents(of: archive.entries[0], limit: 2 << 20)
+        #expect(first.count == 1 << 20 && first.allSatisfy { $0 == 0 })
+        #expect(throws: DecodeError.self) { try archive.contents(of: archive.entries[1], limit: 512 << 10) }
+        do {
+            _ = try IPAReader.read(Self.fixture("overlap.zip"))
+            Issue.record("an Info.plist of zeros decoded")
+        } catch let error as DecodeError {
+            #expect(error.path?.hasSuffix("overlap.zip!Payload/Overlap.app/Info.plist") == true)
+        }
+    }
+}
