@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// `value` as `size` big-endian bytes.
@@ -33,20 +34,6 @@ private func parseBinary(_ bytes: [UInt8]) throws -> PlistValue {
     let result = try PropertyListReader.parse(bytes)
     #expect(result.format == .binary)
     return result.value
-}
-
-private func binaryError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> DecodeError? {
-    do {
-        let value = try PropertyListReader.parse(bytes).value
-        Issue.record("expected an error, parsed \(value)", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as DecodeError {
-        #expect(error.kind == .malformedPlist, sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("unexpected error type \(error)", sourceLocation: sourceLocation)
-        return nil
-    }
 }
 
 private func foundationBinary(_ object: Any) throws -> [UInt8] {
@@ -168,10 +155,10 @@ extension PlistTests {
                 [0x4F, 0x23, 0, 0, 0, 0, 0, 0, 0, 0],            // length marker not an int
                 [0x4F, 0x14] + [UInt8](repeating: 0, count: 16),  // 16-byte length
             ] {
-                #expect(binaryError(assemble([object])) != nil, "\(object)")
+                #expect(parseError(assemble([object])) != nil, "\(object)")
             }
             // Dictionary keys must be strings.
-            #expect(binaryError(assemble([[0xD1, 1, 1], [0x10, 1]])) != nil)
+            #expect(parseError(assemble([[0xD1, 1, 1], [0x10, 1]])) != nil)
         }
 
         @Test func trailerAndOffsetValidation() throws {
@@ -183,29 +170,29 @@ extension PlistTests {
                 copy.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
                 return copy
             }
-            #expect(binaryError(patched(trailer + 6, [0]))?.offset == trailer + 6, "offset int size 0")
-            #expect(binaryError(patched(trailer + 6, [9]))?.offset == trailer + 6, "offset int size 9")
-            #expect(binaryError(patched(trailer + 7, [0]))?.offset == trailer + 7, "object ref size 0")
-            #expect(binaryError(patched(trailer + 7, [9]))?.offset == trailer + 7, "object ref size 9")
-            #expect(binaryError(patched(trailer + 8, bigEndian(0, 8))) != nil, "no objects")
-            #expect(binaryError(patched(trailer + 8, bigEndian(3, 8))) != nil, "more objects than the table holds")
-            #expect(binaryError(patched(trailer + 8, bigEndian(UInt64.max, 8))) != nil, "huge object count")
-            #expect(binaryError(patched(trailer + 16, bigEndian(2, 8))) != nil, "top object out of range")
-            #expect(binaryError(patched(trailer + 16, bigEndian(UInt64.max, 8))) != nil)
-            #expect(binaryError(patched(trailer + 24, bigEndian(UInt64(trailer), 8))) != nil, "table in the trailer")
-            #expect(binaryError(patched(trailer + 24, bigEndian(UInt64.max, 8))) != nil)
-            #expect(binaryError(patched(trailer + 24, bigEndian(3, 8))) != nil, "table inside the header")
+            #expect(parseError(patched(trailer + 6, [0]))?.offset == trailer + 6, "offset int size 0")
+            #expect(parseError(patched(trailer + 6, [9]))?.offset == trailer + 6, "offset int size 9")
+            #expect(parseError(patched(trailer + 7, [0]))?.offset == trailer + 7, "object ref size 0")
+            #expect(parseError(patched(trailer + 7, [9]))?.offset == trailer + 7, "object ref size 9")
+            #expect(parseError(patched(trailer + 8, bigEndian(0, 8))) != nil, "no objects")
+            #expect(parseError(patched(trailer + 8, bigEndian(3, 8))) != nil, "more objects than the table holds")
+            #expect(parseError(patched(trailer + 8, bigEndian(UInt64.max, 8))) != nil, "huge object count")
+            #expect(parseError(patched(trailer + 16, bigEndian(2, 8))) != nil, "top object out of range")
+            #expect(parseError(patched(trailer + 16, bigEndian(UInt64.max, 8))) != nil)
+            #expect(parseError(patched(trailer + 24, bigEndian(UInt64(trailer), 8))) != nil, "table in the trailer")
+            #expect(parseError(patched(trailer + 24, bigEndian(UInt64.max, 8))) != nil)
+            #expect(parseError(patched(trailer + 24, bigEndian(3, 8))) != nil, "table inside the header")
             // Object offsets pointing into the header, the offset table or past the end.
             let table = trailer - 4
-            #expect(binaryError(patched(table, bigEndian(2, 2)))?.offset == table)
-            #expect(binaryError(patched(table, bigEndian(UInt64(table), 2)))?.offset == table)
-            #expect(binaryError(patched(table + 2, bigEndian(0xFFFF, 2)))?.offset == table + 2)
+            #expect(parseError(patched(table, bigEndian(2, 2)))?.offset == table)
+            #expect(parseError(patched(table, bigEndian(UInt64(table), 2)))?.offset == table)
+            #expect(parseError(patched(table + 2, bigEndian(0xFFFF, 2)))?.offset == table + 2)
             // An object reference beyond the object count.
-            #expect(binaryError(patched(9, [7]))?.offset == 9)
+            #expect(parseError(patched(9, [7]))?.offset == 9)
             // Too short to hold a header and trailer.
-            #expect(binaryError(Array("bplist00".utf8) + [UInt8](repeating: 0, count: 32)) != nil)
-            #expect(binaryError(Array("bplist00".utf8)) != nil)
-            #expect(binaryError(Array("bplist15".utf8) + good.dropFirst(8)) != nil)
+            #expect(parseError(Array("bplist00".utf8) + [UInt8](repeating: 0, count: 32)) != nil)
+            #expect(parseError(Array("bplist00".utf8)) != nil)
+            #expect(parseError(Array("bplist15".utf8) + good.dropFirst(8)) != nil)
         }
 
         @Test func lengthsAreCheckedBeforeAllocating() throws {
@@ -224,17 +211,17 @@ extension PlistTests {
                 [0x23, 0x00],        // double cut short
                 [0x33, 0x00],        // date cut short
             ] {
-                #expect(binaryError(assemble([object])) != nil, "\(object)")
+                #expect(parseError(assemble([object])) != nil, "\(object)")
             }
         }
 
         @Test func cyclesThrow() throws {
-            #expect(binaryError(assemble([[0xA1, 0]])) != nil, "array containing itself")
-            #expect(binaryError(assemble([[0xA1, 1], [0xA1, 0]])) != nil, "two-array cycle")
-            #expect(binaryError(assemble([[0xD1, 1, 0], ascii("k")])) != nil, "dict value is the dict")
-            #expect(binaryError(assemble([[0xD1, 0, 1], [0x09]])) != nil, "dict key is the dict")
-            #expect(binaryError(assemble([[0xA1, 1], [0xD1, 2, 1], ascii("k")])) != nil, "cycle below the root")
-            #expect(binaryError(assemble([[0xC1, 0]])) != nil, "set containing itself")
+            #expect(parseError(assemble([[0xA1, 0]])) != nil, "array containing itself")
+            #expect(parseError(assemble([[0xA1, 1], [0xA1, 0]])) != nil, "two-array cycle")
+            #expect(parseError(assemble([[0xD1, 1, 0], ascii("k")])) != nil, "dict value is the dict")
+            #expect(parseError(assemble([[0xD1, 0, 1], [0x09]])) != nil, "dict key is the dict")
+            #expect(parseError(assemble([[0xA1, 1], [0xD1, 2, 1], ascii("k")])) != nil, "cycle below the root")
+            #expect(parseError(assemble([[0xC1, 0]])) != nil, "set containing itself")
         }
 
         @Test func sharedObjectsAreFineButCannotExplode() throws {
@@ -246,7 +233,7 @@ extension PlistTests {
             var objects: [[UInt8]] = (0..<levels).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
             objects.append([0x09])
             let start = ContinuousClock.now
-            #expect(binaryError(assemble(objects)) != nil)
+            #expect(parseError(assemble(objects)) != nil)
             #expect(ContinuousClock.now - start < .seconds(5))
         }
 
@@ -258,15 +245,15 @@ extension PlistTests {
             }
             let limit = PropertyListReader.maximumDepth
             #expect(throws: Never.self) { try parseBinary(chain(limit)) }
-            #expect(binaryError(chain(limit + 1)) != nil)
-            #expect(binaryError(chain(100_000)) != nil)
+            #expect(parseError(chain(limit + 1)) != nil)
+            #expect(parseError(chain(100_000)) != nil)
             // Dictionaries count too.
             var objects: [[UInt8]] = (0...limit).map {
                 [0xD1] + bigEndian(UInt64(limit + 2), 2) + bigEndian(UInt64($0 + 1), 2)
             }
             objects.append([0x09])
             objects.append(ascii("k"))
-            #expect(binaryError(assemble(objects, refSize: 2)) != nil)
+            #expect(parseError(assemble(objects, refSize: 2)) != nil)
         }
 
         @Test func everyTruncationThrows() throws {

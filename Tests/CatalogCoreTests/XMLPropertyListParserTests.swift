@@ -21,7 +21,7 @@ private func wrap(_ body: String) -> String {
 }
 
 /// The error thrown by parsing `bytes`, or nil (recorded as a failure) when it parses.
-private func parseError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> DecodeError? {
+func parseError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> DecodeError? {
     do {
         let result = try PropertyListReader.parse(bytes)
         Issue.record("expected an error, parsed \(result.value)", sourceLocation: sourceLocation)
@@ -305,18 +305,8 @@ extension PlistTests {
     }
 }
 
-/// A deterministic generator so fuzz-style tests are reproducible.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The deterministic generator fuzz-style tests use, so they are reproducible.
+typealias SplitMix64 = SeededRandom
 
 /// `value` with every dictionary's keys sorted, to compare with Foundation (which loses key order).
 func canonical(_ value: PlistValue) -> PlistValue {

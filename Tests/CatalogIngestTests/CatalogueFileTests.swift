@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogStore
 
 /// Issue "reliability": a read-only, corrupt or too-new catalogue is refused with a clear message

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogStore
 
 /// Issue "reliability": kill the ingester (SIGKILL) at 20 moments of a run; after each the file passes
