@@ -12,6 +12,17 @@ package final class Statement {
     /// Set while a caller iterates rows, so the connection's cache hands out a fresh statement to
     /// a nested use of the same SQL instead of resetting this one under the caller's feet.
     var isBusy = false
+    /// Parameter name (with its prefix) → index, read from SQLite once: a cached statement with many
+    /// named parameters is bound for every row, and asking SQLite by name scans them all each time.
+    private lazy var parameterIndexes: [String: Int] = {
+        var indexes: [String: Int] = [:]
+        for index in 0..<Int(sqlite3_bind_parameter_count(handle)) {
+            if let name = sqlite3_bind_parameter_name(handle, Int32(index + 1)) {
+                indexes[String(cString: name)] = index + 1
+            }
+        }
+        return indexes
+    }()
 
     init(db: OpaquePointer, sql: String, persistent: Bool) throws {
         var statement: OpaquePointer?
@@ -85,8 +96,7 @@ package final class Statement {
     package func bind(_ value: SQLValue, named name: String) throws {
         let candidates = name.first.map { ":@$".contains($0) } == true ? [name] : [":", "@", "$"].map { $0 + name }
         for candidate in candidates {
-            let index = sqlite3_bind_parameter_index(handle, candidate)
-            if index > 0 { return try bind(value, at: Int(index)) }
+            if let index = parameterIndexes[candidate] { return try bind(value, at: index) }
         }
         throw SQLiteError(extendedCode: SQLITE_RANGE, message: "no parameter named \(name)", sql: sql)
     }
