@@ -46,7 +46,6 @@ CREATE INDEX profiles_expiration_date ON profiles (expiration_date);
 CREATE INDEX profiles_team_id ON profiles (team_id);
 CREATE INDEX profiles_bundle_id ON profiles (bundle_id);
 CREATE INDEX profiles_name ON profiles (name);
-CREATE INDEX profiles_sha256 ON profiles (sha256);  -- content already catalogued is not decoded again
 
 -- Every place a profile was seen: a standalone file, or embedded in an .app, .ipa or .xcarchive.
 CREATE TABLE profile_locations (

@@ -154,11 +154,6 @@ package final class CatalogWriter {
 
     // MARK: Profiles
 
-    /// The UUID of an already catalogued profile with these exact bytes, if any.
-    package func profileUUID(withSHA256 sha256: String) throws -> String? {
-        try db.queryFirst("SELECT uuid FROM profiles WHERE sha256 = ?", [.text(sha256)])?.string("uuid")
-    }
-
     /// Marks a catalogued profile as seen now, without decoding it again.
     package func touchProfile(_ uuid: String, at now: Date) throws {
         try db.execute("UPDATE profiles SET last_seen = ? WHERE uuid = ?", [SQLValue(now), .text(uuid)])
@@ -222,9 +217,8 @@ package final class CatalogWriter {
                 raw_plist = excluded.raw_plist, last_seen = excluded.last_seen
             """, values)
         if existing != nil {
-            for table in ["profile_certificates", "entitlements"] {
-                try db.execute(Self.deleteChildren[table]!, [.text(profile.uuid)])
-            }
+            try db.execute("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try db.execute("DELETE FROM entitlements WHERE profile_uuid = ?", [.text(profile.uuid)])
             if let profileID = try run(.profileID, [.text(profile.uuid)]) {
                 try run(.unlinkDevices, [.integer(profileID)])
             }
@@ -233,11 +227,6 @@ package final class CatalogWriter {
         if existing != nil { return .updated }
         return try isRenewal(profile) ? .renewed : .new
     }
-
-    private static let deleteChildren: [String: String] = [
-        "profile_certificates": "DELETE FROM profile_certificates WHERE profile_uuid = ?",
-        "entitlements": "DELETE FROM entitlements WHERE profile_uuid = ?",
-    ]
 
     private func insertChildren(of profile: ProvisioningProfile, at now: Date) throws {
         let uuid = SQLValue.text(profile.uuid)
