@@ -22,23 +22,26 @@ extension CatalogWriter.FileStamp {
         case .profile, .ipa, .infoPlist:
             return of(file: candidate.path)
         case .app:
-            guard let layout = AppBundleReader.layout(of: candidate.path) else { return nil }
-            return combined([layout.infoPlist, layout.profile])
+            // The first layout whose Info.plist stats is the app's: one stat, not a check and a stat.
+            for layout in AppBundleReader.possibleLayouts(of: candidate.path) {
+                if let info = of(file: layout.infoPlist) { return combined([info, of(file: layout.profile)]) }
+            }
+            return nil
         case .xcarchive:
-            var parts = [candidate.path + "/Info.plist"]
+            var parts = [of(file: candidate.path + "/Info.plist")]
             for app in FileBytes.children(of: candidate.path + "/Products/Applications") where app.hasSuffix(".app") {
                 if let layout = AppBundleReader.layout(of: candidate.path + "/Products/Applications/" + app) {
-                    parts += [layout.infoPlist, layout.profile]
+                    parts += [of(file: layout.infoPlist), of(file: layout.profile)]
                 }
             }
             return combined(parts) ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: "ok")
         }
     }
 
-    private static func combined(_ paths: [String]) -> CatalogWriter.FileStamp? {
+    private static func combined(_ parts: [CatalogWriter.FileStamp?]) -> CatalogWriter.FileStamp? {
         var result: CatalogWriter.FileStamp?
-        for (index, path) in paths.enumerated() {
-            guard let stamp = of(file: path) else { continue }
+        for (index, part) in parts.enumerated() {
+            guard let stamp = part else { continue }
             var total = result ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: "ok")
             // Weight each part's size by its position so two parts swapping sizes still differ.
             total.size = total.size &+ stamp.size &* Int64(index + 1)

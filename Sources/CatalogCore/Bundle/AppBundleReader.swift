@@ -3,13 +3,15 @@ import Foundation
 /// Reads an `.app` folder: the iOS flat layout (`X.app/Info.plist`, `X.app/embedded.mobileprovision`)
 /// or the macOS one (`X.app/Contents/Info.plist`, `X.app/Contents/embedded.provisionprofile`).
 package enum AppBundleReader {
+    /// Where an app keeps its Info.plist and embedded profile: the iOS flat layout first, then macOS.
+    package static func possibleLayouts(of appPath: String) -> [(infoPlist: String, profile: String)] {
+        [(appPath + "/Info.plist", appPath + "/embedded.mobileprovision"),
+         (appPath + "/Contents/Info.plist", appPath + "/Contents/embedded.provisionprofile")]
+    }
+
     /// The Info.plist and embedded-profile paths of an app folder, or nil when it has no Info.plist.
     package static func layout(of appPath: String) -> (infoPlist: String, profile: String)? {
-        let flat = appPath + "/Info.plist"
-        if FileBytes.isFile(flat) { return (flat, appPath + "/embedded.mobileprovision") }
-        let mac = appPath + "/Contents/Info.plist"
-        if FileBytes.isFile(mac) { return (mac, appPath + "/Contents/embedded.provisionprofile") }
-        return nil
+        possibleLayouts(of: appPath).first { FileBytes.isFile($0.infoPlist) }
     }
 
     package static func read(_ appPath: String, sourceKind: BuildArtifact.SourceKind = .app,
