@@ -65,8 +65,8 @@ public enum CatalogCommand {
             return usageError("unknown subcommand '\(first)'", usage: "catalog <subcommand>", hint: "catalog --help", context)
         }
         let rest = Array(arguments.dropFirst())
-        if rest.contains(where: { $0 == "-h" || $0 == "--help" }), !(rest.firstIndex(of: "--").map { index in
-            !rest[..<index].contains { $0 == "-h" || $0 == "--help" } } ?? false) {
+        // -h/--help anywhere before a `--` asks for help.
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
             context.out(command.help)
             return 0
         }
