@@ -56,6 +56,7 @@ package struct IngestReport: Sendable {
         if buildsNew > 0 || buildsRemoved > 0 { line += " (+\(buildsNew) new, \(buildsRemoved) removed)" }
         line += "; \(errors.count) error" + (errors.count == 1 ? "" : "s")
         if filesUnchanged > 0 { line += "; \(filesUnchanged) unchanged" }
+        if filesSkipped > 0 { line += "; \(filesSkipped) skipped" }
         return line
     }
 }
