@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `catalog` entry point: parses the subcommand, runs it and exits with its status —
-/// 0 success, 1 failure, 64 usage error (as swift-argument-parser does).
+/// 0 success, 1 failure, 2 `expiring --exit-code` found something, 64 usage error (`ExitStatus`).
 public enum CatalogCommand {
     static let version = "0.1.0"
 
@@ -42,7 +42,7 @@ public enum CatalogCommand {
     static func run(_ arguments: [String], _ context: CommandContext) -> Int32 {
         guard let first = arguments.first else {
             context.err(mainHelp)
-            return 64
+            return ExitStatus.usage
         }
         switch first {
         case "-h", "--help":
@@ -77,7 +77,7 @@ public enum CatalogCommand {
             return usageError(error.message, usage: command.usage, hint: "catalog \(command.name) --help", context)
         } catch {
             context.err("error: \(TextSanitizer.terminalSafe(String(describing: error)))\n")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -92,6 +92,6 @@ public enum CatalogCommand {
 
     static func usageError(_ message: String, usage: String, hint: String, _ context: CommandContext) -> Int32 {
         context.err("Error: \(message)\nUsage: \(usage)\n  See '\(hint)' for more information.\n")
-        return 64
+        return ExitStatus.usage
     }
 }

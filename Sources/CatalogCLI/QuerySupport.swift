@@ -17,6 +17,12 @@ enum QuerySupport {
     static func print(_ records: [JSONValue], columns: [Column], _ arguments: ParsedArguments,
                       _ context: CommandContext) throws {
         let format = try OutputFormat.from(arguments, context)
+        // Nothing to show prints nothing (a cron job mails whatever reaches stdout), except JSON's
+        // `[]`, which a script parses; a person at a terminal gets a hint on stderr instead.
+        guard !records.isEmpty || format == .json else {
+            if context.stderrIsTerminal { context.err("(no results)\n") }
+            return
+        }
         context.out(context.printer(format, columns).render(records))
     }
 

@@ -94,7 +94,7 @@ import Testing
     @Test func expiringExitCodeForCron() throws {
         let catalogue = try Catalogue()
         let listed = try catalogue.run(["expiring", "--as-of", "2026-11-20", "--days", "30", "--exit-code", "--json"])
-        #expect(listed.status == 1)
+        #expect(listed.status == 2)
         #expect(listed.stdout.contains("080B4AFF-C595-4955-AEED-8B8810E698FC"))
         let quiet = try catalogue.run(["expiring", "--as-of", "2040-01-01", "--days", "1", "--exit-code", "--json"])
         #expect(quiet.status == 0)

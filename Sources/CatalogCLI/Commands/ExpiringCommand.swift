@@ -10,6 +10,10 @@ enum ExpiringCommand: Command {
         A profile stops working at its effective expiry: the earlier of its ExpirationDate and its
         latest developer certificate's notAfter. By default only installed profiles (standalone files)
         count; --all-locations adds profiles seen only embedded in builds. Soonest first.
+
+        Exit status: 0 success (with --exit-code: nothing in the window), 2 with --exit-code when
+        anything is listed, 1 on failure (no catalogue, unreadable, …), 64 on a usage error. Nothing
+        in the window prints nothing, except `[]` for JSON.
         """
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions + [
@@ -19,7 +23,7 @@ enum ExpiringCommand: Command {
         OptionSpec(name: "team", value: "id", help: "Only this team."),
         OptionSpec(name: "kind", value: "kind", help: "Only this kind: development, ad-hoc, app-store, enterprise, developer-id."),
         OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
-        OptionSpec(name: "exit-code", help: "Exit 1 when anything is listed (for cron alerts)."),
+        OptionSpec(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64."),
     ]
 
     static let columns: [Column] = [
@@ -54,7 +58,7 @@ enum ExpiringCommand: Command {
             records = merge(records, certificates.map(asExpiryRecord))
         }
         try QuerySupport.print(records, columns: columns, arguments, context)
-        return arguments.flag("exit-code") && !records.isEmpty ? 1 : 0
+        return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 
     /// Certificates shown in the same columns as profiles: their notAfter is their effective expiry.

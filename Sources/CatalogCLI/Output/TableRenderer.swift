@@ -9,7 +9,6 @@ struct TableRenderer {
     var color: Bool
 
     func render(_ records: [JSONValue]) -> String {
-        if records.isEmpty { return "(no results)\n" }
         var rows: [[String]] = records.map { record in
             columns.map { TextSanitizer.terminalSafe($0.display(record[$0.key] ?? .null)) }
         }

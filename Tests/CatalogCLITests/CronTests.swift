@@ -1,0 +1,108 @@
+import CatalogTestSupport
+import Foundation
+import Testing
+
+/// What a cron job sees: exit statuses that tell "found" from "failed", nothing on stdout when
+/// there is nothing to say, and the README's crontab lines working as written.
+@Suite struct CronTests {
+    typealias Catalogue = QueryCommandTests.Catalogue
+
+    @Test func exitCodeTellsFoundFromFailedFromUsage() throws {
+        let catalogue = try Catalogue()
+        let found = try catalogue.run(["expiring", "--as-of", "2026-11-20", "--days", "30", "--exit-code", "--format", "table"])
+        #expect(found.status == 2)
+        #expect(!found.stdout.isEmpty)
+        let nothing = try catalogue.run(["expiring", "--as-of", "2040-01-01", "--days", "1", "--exit-code", "--format", "table"])
+        #expect(nothing.status == 0)
+        let missing = try CatalogProcess.run(["expiring", "--exit-code", "--db", catalogue.folder + "/absent.sqlite"])
+        #expect(missing.status == 1, "a missing catalogue must not look like 'something expires': \(missing.stderr)")
+        #expect(missing.stderr.hasPrefix("error: "))
+        let usage = try catalogue.run(["expiring", "--exit-code", "--days", "soon"])
+        #expect(usage.status == 64)
+    }
+
+    @Test(arguments: ["table", "csv", "ndjson", "json"])
+    func nothingToShowPrintsNothingButJSONsEmptyArray(format: String) throws {
+        let catalogue = try Catalogue()
+        let commands: [[String]] = [
+            ["expiring", "--as-of", "2040-01-01", "--days", "1"],
+            ["profiles", "--team", "NOPE000000"],
+            ["builds", "com.example.nothing"],
+            ["certificates", "--team", "NOPE000000"],
+        ]
+        for command in commands {
+            let result = try catalogue.run(command + ["--format", format])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            let expected = format == "json" ? "[]" : ""
+            #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(command) --format \(format)")
+            // stderr is not a terminal here: no hint either.
+            #expect(result.stderr.isEmpty, "\(command) --format \(format): \(result.stderr)")
+        }
+    }
+
+    /// Every job in the README's crontab, run as cron runs it (`/bin/sh -c`, the crontab's variable
+    /// lines as environment, no terminal) against an empty tree, so nothing expires: each must print
+    /// nothing at all — cron mails any output — and exit 0.
+    @Test func readmeCronLinesAreSilentWhenNothingIsWrong() throws {
+        let crontab = try Self.readmeCrontab()
+        let jobs = crontab.jobs
+        #expect(jobs.count >= 2, "the README's cron block lists the nightly ingest and the weekly report")
+        let root = NSTemporaryDirectory() + "catalog-cron-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // The README's /srv/… folders and /usr/local/bin/catalog, moved into a temp folder.
+        func relocate(_ text: String) -> String {
+            text.replacingOccurrences(of: "/usr/local/bin/catalog", with: CatalogProcess.executable)
+                .replacingOccurrences(of: "/srv/", with: root + "/srv/")
+        }
+        for job in jobs {
+            for word in job.split(separator: " ") where word.hasPrefix("/srv/") && !word.contains(".") {
+                try FileManager.default.createDirectory(atPath: relocate(String(word)), withIntermediateDirectories: true)
+            }
+        }
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": root, "SHELL": "/bin/sh"]
+        for (name, value) in crontab.variables { environment[name] = relocate(value) }
+        for job in jobs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", relocate(job)]
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(job): \(printed)")
+            #expect(printed.isEmpty, "cron would mail this for '\(job)': \(printed)")
+        }
+    }
+
+    /// The first ```cron block of the README: `NAME=value` lines and jobs (five time fields, then
+    /// the command). A line ending in `\` is refused: cron does not join lines.
+    static func readmeCrontab() throws -> (variables: [(String, String)], jobs: [String]) {
+        let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
+        guard let start = readme.range(of: "```cron\n"),
+              let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex) else {
+            Issue.record("README.md has no ```cron block")
+            return ([], [])
+        }
+        var variables: [(String, String)] = []
+        var jobs: [String] = []
+        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            #expect(!trimmed.hasSuffix("\\"), "cron does not join lines ending in '\\': \(line)")
+            let fields = trimmed.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            if fields.count == 6, let first = fields.first, first.first.map({ $0.isNumber || $0 == "*" || $0 == "@" }) == true {
+                jobs.append(String(fields[5]).trimmingCharacters(in: .whitespaces))
+            } else if let equals = trimmed.firstIndex(of: "=") {
+                variables.append((String(trimmed[..<equals]).trimmingCharacters(in: .whitespaces),
+                                  String(trimmed[trimmed.index(after: equals)...]).trimmingCharacters(in: .whitespaces)))
+            } else {
+                Issue.record("not a cron line: \(line)")
+            }
+        }
+        return (variables, jobs)
+    }
+}
