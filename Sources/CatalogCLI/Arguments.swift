@@ -67,7 +67,8 @@ struct ParsedArguments {
         var optionsEnded = false
         func spec(named name: String) throws -> OptionSpec {
             guard let found = options.first(where: { $0.name == name }) else {
-                throw UsageError(message: "unknown option '--\(name)'")
+                throw UsageError(message: "unknown option '--\(name)'"
+                                 + Suggestion.hint(for: name, among: options.map(\.name) + ["help"], prefix: "--"))
             }
             return found
         }

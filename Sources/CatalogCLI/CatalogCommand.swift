@@ -23,9 +23,11 @@ public enum CatalogCommand {
     static let overview = """
         OVERVIEW: Index Apple provisioning profiles and app builds into SQLite and query them.
 
-        USAGE: catalog <subcommand>
+        USAGE: catalog [--db <path>] [--format <format>] <subcommand>
 
         OPTIONS:
+          --db <path>                 The catalogue (also after the subcommand; default $CATALOG_DB).
+          --format <format>, --json   Output format of query commands (also after the subcommand).
           --version                   Show the version.
           -h, --help                  Show help information.
 
@@ -39,7 +41,22 @@ public enum CatalogCommand {
         exit(status)
     }
 
+    /// Options every command that reads the catalogue takes, accepted before the subcommand too
+    /// (`catalog --db X expiring`, as `git -C` or `gh -R`).
+    static let globalOptions: [OptionSpec] = [CatalogueLocation.option] + OutputFormat.options
+
     static func run(_ arguments: [String], _ context: CommandContext) -> Int32 {
+        let (global, arguments) = splitGlobalOptions(arguments)
+        // `catalog --help expiring` is `catalog help expiring`.
+        if let first = arguments.first, first == "-h" || first == "--help", arguments.count > 1 {
+            return run(["help"] + arguments.dropFirst(), context)
+        }
+        if !global.isEmpty {
+            guard let first = arguments.first, !first.hasPrefix("-") else {
+                return usageError("options before the subcommand need a subcommand after them", usage: "catalog [--db <path>] [--format <format>] <subcommand>", hint: "catalog --help", context)
+            }
+            return run([first] + global + arguments.dropFirst(), context)
+        }
         guard let first = arguments.first else {
             context.err(mainHelp)
             return ExitStatus.usage
@@ -53,17 +70,13 @@ public enum CatalogCommand {
             return 0
         case "help":
             guard arguments.count > 1 else { context.out(mainHelp); return 0 }
-            guard let command = command(named: arguments[1]) else {
-                return usageError("unknown subcommand '\(arguments[1])'", usage: "catalog <subcommand>", hint: "catalog --help", context)
-            }
+            guard let command = command(named: arguments[1]) else { return unknownSubcommand(arguments[1], context) }
             context.out(command.help)
             return 0
         default:
             break
         }
-        guard let command = command(named: first) else {
-            return usageError("unknown subcommand '\(first)'", usage: "catalog <subcommand>", hint: "catalog --help", context)
-        }
+        guard let command = command(named: first) else { return unknownSubcommand(first, context) }
         let rest = Array(arguments.dropFirst())
         // -h/--help anywhere before a `--` asks for help.
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
@@ -75,10 +88,32 @@ public enum CatalogCommand {
             return try command.run(parsed, context)
         } catch let error as UsageError {
             return usageError(error.message, usage: command.usage, hint: "catalog \(command.name) --help", context)
+        } catch let error as CLIError {
+            context.err("error: \(TextSanitizer.terminalSafe(error.description))\n")
+            for line in error.details { context.err("  \(TextSanitizer.terminalSafe(line))\n") }
+            return ExitStatus.failure
         } catch {
             context.err("error: \(TextSanitizer.terminalSafe(String(describing: error)))\n")
             return ExitStatus.failure
         }
+    }
+
+    /// Leading global options (with their values) and the arguments after them.
+    static func splitGlobalOptions(_ arguments: [String]) -> (global: [String], rest: [String]) {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let body = arguments[index].dropFirst(2)
+            let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            guard let option = globalOptions.first(where: { $0.name == name }) else { break }
+            index += (option.value != nil && !body.contains("=")) ? 2 : 1
+        }
+        index = min(index, arguments.count)
+        return (Array(arguments[..<index]), Array(arguments[index...]))
+    }
+
+    static func unknownSubcommand(_ name: String, _ context: CommandContext) -> Int32 {
+        usageError("unknown subcommand '\(name)'" + Suggestion.hint(for: name, among: commands.map { $0.name }),
+                   usage: "catalog <subcommand>", hint: "catalog --help", context)
     }
 
     static func command(named name: String) -> (any Command.Type)? {

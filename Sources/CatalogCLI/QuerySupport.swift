@@ -51,4 +51,44 @@ enum QuerySupport {
     ]
 
     static let kinds = ProfileKind.allCases.map(\.rawValue)
+
+    /// `--removed` (only what is gone) and `--include-removed` (present and gone), the same for
+    /// every command that lists things that can disappear.
+    static func presenceOptions(_ noun: String) -> [OptionSpec] {
+        [OptionSpec(name: "removed", help: "Only \(noun) no longer present anywhere."),
+         OptionSpec(name: "include-removed", help: "Also \(noun) no longer present.")]
+    }
+
+    static func presence(_ arguments: ParsedArguments) throws -> CatalogQueries.Presence {
+        switch (arguments.flag("removed"), arguments.flag("include-removed")) {
+        case (true, true): throw UsageError(message: "--removed and --include-removed exclude each other")
+        case (true, false): return .removed
+        case (false, true): return .any
+        case (false, false): return .present
+        }
+    }
+
+    /// `--platform` in any accepted spelling; an unknown one is a usage error listing the names.
+    static func platform(_ arguments: ParsedArguments) throws -> PlatformName? {
+        guard let text = arguments.value("platform") else { return nil }
+        guard let platform = PlatformName(typed: text) else {
+            throw UsageError(message: "--platform must be one of \(PlatformName.accepted), got '\(text)'")
+        }
+        return platform
+    }
+
+    /// The certificates `--certificate TEXT` names; an unknown or ambiguous one is an error that
+    /// says what was typed and, when ambiguous, lists the candidates.
+    static func certificateSHA1s(_ text: String, _ queries: CatalogQueries) throws -> [String] {
+        let matches = try queries.certificates(matching: text)
+        guard !matches.isEmpty else { throw CLIError("no certificate matches '\(text)' (by SHA-1, SHA-256, prefix or name)") }
+        let hex = text.filter { $0 != ":" && $0 != " " }
+        let isDigest = hex.count >= 8 && hex.allSatisfy(\.isHexDigit)
+        // A digest prefix must name one certificate; a name search may name several.
+        if isDigest, matches.count > 1, hex.count < 40 {
+            throw CLIError("'\(text)' is the start of \(matches.count) certificates; type more digits:",
+                           details: matches.map { "\($0.sha1)  \($0.commonName ?? "")" })
+        }
+        return matches.map(\.sha1)
+    }
 }

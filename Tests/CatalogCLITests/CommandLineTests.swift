@@ -44,6 +44,6 @@ import Testing
     @Test func noArgumentsPrintsHelpToStderr() throws {
         let result = try CatalogProcess.run([])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("USAGE: catalog <subcommand>"))
+        #expect(result.stderr.contains("USAGE: catalog [--db <path>] [--format <format>] <subcommand>"))
     }
 }

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -160,7 +161,7 @@ import Testing
         #expect(byPath.stdout == byUUID.stdout)
         let missing = try catalogue.run(["show", "00000000-0000-0000-0000-000000000000"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("no profile 00000000-0000-0000-0000-000000000000"))
+        #expect(missing.stderr.contains("no profile '00000000-0000-0000-0000-000000000000'"))
     }
 
     // MARK: builds, versions
@@ -212,7 +213,8 @@ import Testing
 
         let stats = try catalogue.run(["stats", "--json"])
         let object = try CatalogProcess.json(stats.stdout) as? [String: Any] ?? [:]
-        #expect(object["schema_version"] as? Int == 1)
+        let migrations = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot + "/Migrations")
+        #expect(object["schema_version"] as? Int == migrations.filter { $0.hasSuffix(".sql") }.count)
         #expect(object["database"] as? String == catalogue.db)
         #expect(object["profiles"] as? Int == 21)
     }

@@ -45,10 +45,14 @@ import Testing
             #expect(leading.contains(column), "no index on \(table)(\(column))")
         }
         let plan = try connection.query("""
-            EXPLAIN QUERY PLAN SELECT * FROM builds WHERE bundle_id = ? ORDER BY version_sort DESC, build_sort DESC
+            EXPLAIN QUERY PLAN SELECT * FROM builds WHERE bundle_id = ? COLLATE NOCASE ORDER BY version_sort DESC, build_sort DESC
             """, ["com.example.app"]).compactMap { $0.string("detail") }
         #expect(plan.contains { $0.contains("builds_bundle_id_version") })
         #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+        // Bundle ids are looked up in any case, through the index (not a scan).
+        let profilePlan = try connection.query("EXPLAIN QUERY PLAN SELECT uuid FROM profiles WHERE bundle_id = ? COLLATE NOCASE",
+                                               ["com.example.app"]).compactMap { $0.string("detail") }
+        #expect(profilePlan.contains { $0.contains("profiles_bundle_id") })
     }
 
     @Test func theSchemaEnforcesForeignKeys() throws {

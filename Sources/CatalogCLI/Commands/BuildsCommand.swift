@@ -17,9 +17,8 @@ enum BuildsCommand: Command {
         OptionSpec(name: "team", value: "id", help: "Only this team."),
         OptionSpec(name: "profile", value: "uuid", help: "Only builds that embed this profile."),
         OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
-        OptionSpec(name: "removed", help: "Include builds no longer present."),
         OptionSpec(name: "limit", value: "n", help: "At most N builds."),
-    ]
+    ] + QuerySupport.presenceOptions("builds")
 
     static let columns: [Column] = [
         Column(key: "bundle_id", header: "BUNDLE ID"),
@@ -28,6 +27,7 @@ enum BuildsCommand: Command {
         Column(key: "archived_at", header: "ARCHIVED", display: RelativeTime.day),
         Column(key: "profile_uuid", header: "PROFILE"),
         Column(key: "path", header: "PATH"),
+        Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -38,7 +38,7 @@ enum BuildsCommand: Command {
         filter.teamID = arguments.value("team")
         filter.profileUUID = arguments.value("profile")
         filter.since = try arguments.date("since")
-        filter.includeRemoved = arguments.flag("removed")
+        filter.presence = try QuerySupport.presence(arguments)
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
         let records = try QuerySupport.queries(arguments, context).builds(filter)
         try QuerySupport.print(records, columns: columns, arguments, context)

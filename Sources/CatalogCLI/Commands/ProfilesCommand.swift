@@ -14,30 +14,41 @@ enum ProfilesCommand: Command {
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions + [
         OptionSpec(name: "team", value: "id", help: "Only this team id."),
-        OptionSpec(name: "bundle-id", value: "id", help: "Only this bundle id (as in the app id, wildcards literal)."),
+        OptionSpec(name: "bundle-id", value: "id", help: "Only profiles for this bundle id, in any case, and the wildcard\nprofiles that cover it (com.x.*, *), marked bundle_id_match: wildcard."),
+        OptionSpec(name: "exact", help: "With --bundle-id: only that exact id, no wildcard profiles."),
         OptionSpec(name: "kind", value: "kind", help: "development, ad-hoc, app-store, enterprise or developer-id."),
-        OptionSpec(name: "platform", value: "platform", help: "iOS, OSX, tvOS, watchOS, xrOS, visionOS."),
+        OptionSpec(name: "platform", value: "platform", help: "iOS, macOS, tvOS, watchOS or visionOS (also OSX, iPhoneOS, xrOS, …)."),
         OptionSpec(name: "expired", help: "Only profiles already expired (effective expiry)."),
         OptionSpec(name: "valid", help: "Only profiles not yet expired."),
         QuerySupport.asOfOption,
         OptionSpec(name: "installed", help: "Only profiles present as standalone files."),
-        OptionSpec(name: "device", value: "udid", help: "Only profiles that list this device."),
-        OptionSpec(name: "certificate", value: "sha1", help: "Only profiles that list this certificate."),
-        OptionSpec(name: "entitlement", value: "key[=value]", help: "Only profiles with this entitlement (and value)."),
+        OptionSpec(name: "device", value: "udid", help: "Only profiles that list this device (any case)."),
+        OptionSpec(name: "certificate", value: "sha-or-name", help: "Only profiles that list this certificate: SHA-1 or SHA-256 (any case,\nspaces or colons), a unique prefix of 8+ hex digits, or a common-name search."),
+        OptionSpec(name: "entitlement", value: "key[=value]", help: "Only profiles with this entitlement (and value, or one member of an array)."),
         OptionSpec(name: "name", value: "text", help: "Only profiles whose name contains this text."),
-        OptionSpec(name: "removed", help: "Only profiles whose every location has gone."),
         OptionSpec(name: "limit", value: "n", help: "At most N profiles."),
-    ]
+    ] + QuerySupport.presenceOptions("profiles")
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         var filter = try profileFilter(arguments)
-        if arguments.flag("installed") && arguments.flag("removed") {
-            throw UsageError(message: "--installed and --removed exclude each other")
+        switch (try QuerySupport.presence(arguments), arguments.flag("installed")) {
+        case (.present, false): filter.scope = .anyLive
+        case (.present, true): filter.scope = .installed
+        case (.removed, false): filter.scope = .removed
+        case (.any, false): filter.scope = .any
+        case (_, true): throw UsageError(message: "--installed lists present profiles: it excludes --removed and --include-removed")
         }
-        if arguments.flag("installed") { filter.scope = .installed }
-        if arguments.flag("removed") { filter.scope = .removed }
-        let records = try QuerySupport.queries(arguments, context).profiles(filter)
-        try QuerySupport.print(records, columns: QuerySupport.profileColumns, arguments, context)
+        let queries = try QuerySupport.queries(arguments, context)
+        if let certificate = arguments.value("certificate") {
+            filter.certificateSHA1s = try QuerySupport.certificateSHA1s(certificate, queries)
+        }
+        let records = try queries.profiles(filter)
+        var columns = QuerySupport.profileColumns
+        if filter.bundleID != nil, !filter.exactBundleID,
+           let index = columns.firstIndex(where: { $0.key == "bundle_id" }) {
+            columns.insert(Column(key: "bundle_id_match", header: "MATCH"), at: index + 1)
+        }
+        try QuerySupport.print(records, columns: columns, arguments, context)
         return 0
     }
 
@@ -45,8 +56,12 @@ enum ProfilesCommand: Command {
         var filter = CatalogQueries.ProfileFilter()
         filter.teamID = arguments.value("team")
         filter.bundleID = arguments.value("bundle-id")
+        if arguments.flag("exact") {
+            guard filter.bundleID != nil else { throw UsageError(message: "--exact goes with --bundle-id") }
+            filter.exactBundleID = true
+        }
         filter.kind = try arguments.choice("kind", among: QuerySupport.kinds)
-        filter.platform = arguments.value("platform")
+        filter.platform = try QuerySupport.platform(arguments)
         if arguments.flag("expired") && arguments.flag("valid") {
             throw UsageError(message: "--expired and --valid exclude each other")
         }
@@ -54,7 +69,6 @@ enum ProfilesCommand: Command {
         if arguments.flag("valid") { filter.expired = false }
         filter.now = try arguments.date("as-of") ?? Date()
         filter.udid = arguments.value("device")
-        filter.certificateSHA1 = arguments.value("certificate")
         if let entitlement = arguments.value("entitlement") {
             if let equals = entitlement.firstIndex(of: "=") {
                 filter.entitlementKey = String(entitlement[..<equals])

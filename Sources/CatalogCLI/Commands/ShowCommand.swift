@@ -11,32 +11,43 @@ enum ShowCommand: Command {
         that embed it, and older/newer profiles with the same name, app id and team (renewals).
         A PATH is looked up among known locations, else decoded to find its UUID.
         """
-    static let arguments = [ArgumentSpec(name: "uuid-or-path", help: "A profile UUID or the path of a profile file.")]
+    static let arguments = [ArgumentSpec(name: "profile", help: "A profile UUID (any case), the path of a profile file, or its name\n(exact, else a unique part of it).")]
     static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let target = arguments.positionals[0]
         let queries = try QuerySupport.queries(arguments, context)
-        var uuid = target.uppercased()
-        if target.contains("/") || FileManager.default.fileExists(atPath: target) {
-            let path = URL(fileURLWithPath: CatalogueLocation.absolute(target)).standardizedFileURL.path
-            if let known = try queries.profileUUID(atPath: path) {
-                uuid = known
-            } else {
-                do {
-                    guard case .profile(let profile) = try FileDecoder.decode(path: target) else {
-                        throw CLIError("\(target) is not a provisioning profile")
-                    }
-                    uuid = profile.uuid
-                } catch let error as DecodeError {
-                    throw CLIError("\(target): \(error.message)")
-                }
-            }
-        }
+        let uuid = try resolve(target, queries)
         guard let detail = try queries.profileDetail(uuid: uuid, now: try arguments.date("as-of") ?? Date()) else {
-            throw CLIError("no profile \(uuid) in the catalogue")
+            throw CLIError("no profile '\(target)' in the catalogue")
         }
         try QuerySupport.printObject(detail, arguments, context)
         return 0
+    }
+
+    /// The UUID `target` names: a UUID as typed, a known or decodable path, else a profile name.
+    static func resolve(_ target: String, _ queries: CatalogQueries) throws -> String {
+        if target.contains("/") || FileManager.default.fileExists(atPath: target) {
+            let path = URL(fileURLWithPath: CatalogueLocation.absolute(target)).standardizedFileURL.path
+            if let known = try queries.profileUUID(atPath: path) { return known }
+            do {
+                guard case .profile(let profile) = try FileDecoder.decode(path: target) else {
+                    throw CLIError("'\(target)' is not a provisioning profile")
+                }
+                return profile.uuid
+            } catch let error as DecodeError {
+                throw CLIError("\(target): \(error.message)")
+            }
+        }
+        if UUID(uuidString: target) != nil { return target.uppercased() }
+        let named = try queries.profiles(named: target)
+        switch named.count {
+        case 0: throw CLIError("no profile '\(target)' in the catalogue (by UUID, path or name)")
+        case 1: return named[0].uuid
+        default:
+            throw CLIError("'\(target)' names \(named.count) profiles; show one by UUID:",
+                           details: named.prefix(20).map { "\($0.uuid)  \($0.name)" }
+                               + (named.count > 20 ? ["… and \(named.count - 20) more"] : []))
+        }
     }
 }

@@ -7,9 +7,7 @@ enum VersionsCommand: Command {
     static let name = "versions"
     static let abstract = "One row per version of an app: its build numbers, when seen, archive dates."
     static let arguments = [ArgumentSpec(name: "bundle-id", help: "The app's bundle id.")]
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "removed", help: "Include builds no longer present."),
-    ]
+    static let options = QuerySupport.commonOptions + QuerySupport.presenceOptions("builds")
 
     static let columns: [Column] = [
         Column(key: "short_version", header: "VERSION"),
@@ -22,7 +20,7 @@ enum VersionsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let records = try QuerySupport.queries(arguments, context)
-            .versions(bundleID: arguments.positionals[0], includeRemoved: arguments.flag("removed"))
+            .versions(bundleID: arguments.positionals[0], presence: try QuerySupport.presence(arguments))
         try QuerySupport.print(records, columns: columns, arguments, context)
         return 0
     }

@@ -10,7 +10,7 @@ extension CatalogQueries {
         package var profileUUID: String?
         /// Archived (or, for builds without an archive date, first seen) at or after this date.
         package var since: Date?
-        package var includeRemoved = false
+        package var presence: Presence = .present
         package var limit: Int?
 
         package init() {}
@@ -27,11 +27,15 @@ extension CatalogQueries {
     /// Build history, newest version first (version-aware), then newest build.
     package func builds(_ filter: BuildFilter) throws -> [JSONValue] {
         var clauses = QueryFilter()
-        if !filter.includeRemoved { clauses.add("b.removed_at IS NULL") }
-        if let bundle = filter.bundleID { clauses.add("b.bundle_id = ?", .text(bundle)) }
+        switch filter.presence {
+        case .present: clauses.add("b.removed_at IS NULL")
+        case .removed: clauses.add("b.removed_at IS NOT NULL")
+        case .any: break
+        }
+        if let bundle = filter.bundleID { clauses.add("b.bundle_id = ? COLLATE NOCASE", .text(bundle)) }
         if let version = filter.shortVersion { clauses.add("b.short_version = ?", .text(version)) }
         if let build = filter.build { clauses.add("b.build = ?", .text(build)) }
-        if let team = filter.teamID { clauses.add("b.team_id = ?", .text(team)) }
+        if let team = filter.teamID { clauses.add("b.team_id = ?", .text(team.uppercased())) }
         if let uuid = filter.profileUUID { clauses.add("b.profile_uuid = ?", .text(uuid.uppercased())) }
         if let since = filter.since { clauses.add("COALESCE(b.archived_at, b.first_seen) >= ?", SQLValue(since)) }
         var parameters = clauses.parameters
@@ -48,12 +52,12 @@ extension CatalogQueries {
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates.
-    package func versions(bundleID: String, includeRemoved: Bool) throws -> [JSONValue] {
+    package func versions(bundleID: String, presence: Presence) throws -> [JSONValue] {
         let rows = try db.query("""
             SELECT short_version, version_sort, build, build_sort, source_kind, first_seen, last_seen, archived_at
-            FROM builds WHERE bundle_id = ? AND (removed_at IS NULL OR ?)
+            FROM builds WHERE bundle_id = ? COLLATE NOCASE AND (?2 OR (removed_at IS NULL) = ?3)
             ORDER BY version_sort DESC, build_sort DESC
-            """, [.text(bundleID), SQLValue(includeRemoved)])
+            """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)])
         var order: [String] = []
         var groups: [String: [Row]] = [:]
         for row in rows {

@@ -7,7 +7,7 @@ extension CatalogQueries {
         var clauses = QueryFilter()
         if let from { clauses.add("c.not_after >= ?", SQLValue(from)) }
         if let to { clauses.add("c.not_after <= ?", SQLValue(to)) }
-        if let teamID { clauses.add("c.team_id = ?", .text(teamID)) }
+        if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
         return try db.query("""
             SELECT c.sha1, c.common_name, c.team_id, c.organization, c.issuer_common_name, c.serial,
                    c.not_before, c.not_after,

@@ -7,12 +7,15 @@ extension CatalogQueries {
         package var scope: LocationScope = .anyLive
         package var teamID: String?
         package var bundleID: String?
+        /// With `bundleID`: only profiles for exactly that id, not the wildcard ones that cover it.
+        package var exactBundleID = false
         package var kind: String?
-        package var platform: String?
+        package var platform: PlatformName?
         /// true: expired at `now`; false: still valid at `now`; nil: either.
         package var expired: Bool?
         package var udid: String?
-        package var certificateSHA1: String?
+        /// SHA-1s of certificates (from `certificates(matching:)`): profiles listing any of them.
+        package var certificateSHA1s: [String]?
         package var entitlementKey: String?
         package var entitlementValue: String?
         package var nameContains: String?
@@ -27,15 +30,25 @@ extension CatalogQueries {
     package func profiles(_ filter: ProfileFilter) throws -> [JSONValue] {
         var clauses = QueryFilter()
         Self.scope(filter.scope, into: &clauses)
-        if let team = filter.teamID { clauses.add("p.team_id = ?", .text(team)) }
-        if let bundle = filter.bundleID { clauses.add("p.bundle_id = ?", .text(bundle)) }
+        // Team ids are upper-case letters and digits; people type them in any case.
+        if let team = filter.teamID { clauses.add("p.team_id = ?", .text(team.uppercased())) }
+        if let bundle = filter.bundleID {
+            if filter.exactBundleID {
+                clauses.add("p.bundle_id = ? COLLATE NOCASE", .text(bundle))
+            } else {
+                // The id itself or any wildcard app id that covers it (`com.x.*`, `*`), through the
+                // case-insensitive index; `bundle_id_match` says which.
+                clauses.add("p.bundle_id COLLATE NOCASE IN (SELECT value FROM json_each(?))",
+                            .text(JSONValue.strings([bundle] + Self.wildcards(covering: bundle)).serialized()))
+            }
+        }
         if let kind = filter.kind { clauses.add("p.kind = ?", .text(kind)) }
         if let platform = filter.platform {
             // An absent Platform key means iOS.
             clauses.add("""
-                (EXISTS (SELECT 1 FROM json_each(p.platforms) WHERE lower(value) = lower(?))
-                 OR (p.platforms = '[]' AND lower(?) = 'ios'))
-                """, .text(platform), .text(platform))
+                (EXISTS (SELECT 1 FROM json_each(p.platforms) WHERE value IN (SELECT value FROM json_each(?)))
+                 OR (p.platforms = '[]' AND ?))
+                """, .text(JSONValue.strings(platform.profileValues).serialized()), SQLValue(platform == .iOS))
         }
         if let expired = filter.expired {
             if expired {
@@ -48,19 +61,29 @@ extension CatalogQueries {
         if let udid = filter.udid {
             clauses.add("""
                 p.id IN (SELECT pd.profile_id FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
-                         WHERE d.udid = ?)
-                """, .text(udid))
+                         WHERE d.udid IN (?, ?, ?))
+                """, .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
         }
-        if let sha1 = filter.certificateSHA1 {
-            clauses.add("p.uuid IN (SELECT profile_uuid FROM profile_certificates WHERE certificate_sha1 = ?)",
-                        .text(sha1.uppercased().replacingOccurrences(of: ":", with: "")))
+        if let sha1s = filter.certificateSHA1s {
+            clauses.add("""
+                p.uuid IN (SELECT profile_uuid FROM profile_certificates
+                           WHERE certificate_sha1 IN (SELECT value FROM json_each(?)))
+                """, .text(JSONValue.strings(sha1s).serialized()))
         }
         if let key = filter.entitlementKey {
             if let value = filter.entitlementValue {
                 // VALUE matches a JSON literal (true, 42, ["a"]) or a string.
+                // VALUE matches a JSON literal (true, 42, ["a"]) or a string, or one member of an
+                // array entitlement (keychain-access-groups=TEAM.shared).
                 clauses.add("""
-                    p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ? AND (value_json = ? OR value_json = ?))
-                    """, .text(key), .text(value), .text(JSONValue.string(value).serialized()))
+                    p.uuid IN (SELECT e.profile_uuid FROM entitlements e WHERE e.key = ? AND (
+                        e.value_json = ? OR e.value_json = ?
+                        OR (json_type(e.value_json) = 'array' AND EXISTS (
+                            SELECT 1 FROM json_each(e.value_json) m
+                            WHERE m.type NOT IN ('object', 'array') AND (json_quote(m.value) = ? OR json_quote(m.value) = ?
+                                  OR (m.type IN ('true', 'false') AND m.type = ?))))))
+                    """, .text(key), .text(value), .text(JSONValue.string(value).serialized()),
+                    .text(value), .text(JSONValue.string(value).serialized()), .text(value))
             } else {
                 clauses.add("p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ?)", .text(key))
             }
@@ -75,7 +98,26 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        return try db.query(sql, parameters).map { profileRecord($0, now: filter.now) }
+        let records = try db.query(sql, parameters).map { profileRecord($0, now: filter.now) }
+        guard let bundle = filter.bundleID, !filter.exactBundleID else { return records }
+        return records.map { record in
+            guard case .object(var pairs) = record else { return record }
+            guard case .string(let written)? = record["bundle_id"] else { return record }
+            let exact = written.lowercased() == bundle.lowercased()
+            pairs.append(("bundle_id_match", .string(exact ? "exact" : "wildcard")))
+            return .object(pairs)
+        }
+    }
+
+    /// The wildcard app ids that cover `bundleID`: `*`, then `com.*`, `com.x.*` for `com.x.app`.
+    static func wildcards(covering bundleID: String) -> [String] {
+        var patterns = ["*"]
+        var prefix = ""
+        for part in bundleID.split(separator: ".", omittingEmptySubsequences: false).dropLast() {
+            prefix += part + "."
+            patterns.append(prefix + "*")
+        }
+        return patterns
     }
 
     /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
@@ -85,7 +127,7 @@ extension CatalogQueries {
         var clauses = QueryFilter()
         clauses.add("c.not_after <= ?", SQLValue(to))
         if !includeExpired { clauses.add("c.not_after >= ?", SQLValue(from)) }
-        if let teamID { clauses.add("c.team_id = ?", .text(teamID)) }
+        if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
         let sql = """
             SELECT c.sha1, c.common_name, c.team_id, c.serial, c.not_after,

@@ -18,6 +18,16 @@ package struct CatalogQueries {
         case anyLive
         /// Every location gone.
         case removed
+        /// Present or not.
+        case any
+    }
+
+    /// Which builds count: present ones (the default), only removed ones, or both — what `--removed`
+    /// and `--include-removed` mean for every command.
+    package enum Presence: Sendable {
+        case present
+        case removed
+        case any
     }
 
     /// The profile columns every profile listing shows.
@@ -44,6 +54,8 @@ package struct CatalogQueries {
             filter.add("""
                 NOT EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)
                 """)
+        case .any:
+            break
         }
     }
 

@@ -1,0 +1,51 @@
+import CatalogCore
+import Foundation
+
+// Turning what a person typed into catalogue keys: certificates by digest, prefix or name, and
+// profiles by UUID or name.
+extension CatalogQueries {
+    /// A certificate a lookup found: its SHA-1 (the key profiles link by) and its common name.
+    package struct CertificateMatch: Sendable, Equatable {
+        package var sha1: String
+        package var commonName: String?
+    }
+
+    /// Certificates matching `text`: a SHA-1 or SHA-256 in either case, with spaces or colons as
+    /// Keychain Access and openssl print them, or a prefix of at least 8 hex digits of either;
+    /// otherwise (or when no digest matches) common names containing `text`, case-insensitively.
+    package func certificates(matching text: String) throws -> [CertificateMatch] {
+        let hex = text.filter { $0 != ":" && $0 != " " }.uppercased()
+        var matches: [CertificateMatch] = []
+        if hex.count >= 8, hex.allSatisfy(\.isHexDigit) {
+            // A range on each digest index: `prefix` ≤ digest < `prefix` followed by the highest digit.
+            matches = try db.query("""
+                SELECT sha1, common_name FROM certificates
+                WHERE (sha1 >= ?1 AND sha1 <= ?1 || 'G') OR (sha256 >= ?1 AND sha256 <= ?1 || 'G')
+                ORDER BY sha1
+                """, [.text(hex)]).map { CertificateMatch(sha1: $0.string("sha1") ?? "", commonName: $0.string("common_name")) }
+        }
+        if matches.isEmpty {
+            matches = try db.query("""
+                SELECT sha1, common_name FROM certificates WHERE instr(lower(common_name), lower(?)) > 0
+                ORDER BY common_name, sha1
+                """, [.text(text)]).map { CertificateMatch(sha1: $0.string("sha1") ?? "", commonName: $0.string("common_name")) }
+        }
+        return matches
+    }
+
+    /// A profile a name lookup found.
+    package struct ProfileMatch: Sendable, Equatable {
+        package var uuid: String
+        package var name: String
+    }
+
+    /// Profiles named exactly `name` (ignoring case), else those whose name contains it.
+    package func profiles(named name: String) throws -> [ProfileMatch] {
+        func matches(_ sql: String) throws -> [ProfileMatch] {
+            try db.query(sql, [.text(name)]).map { ProfileMatch(uuid: $0.string("uuid") ?? "", name: $0.string("name") ?? "") }
+        }
+        let exact = try matches("SELECT uuid, name FROM profiles WHERE name = ? COLLATE NOCASE ORDER BY creation_date DESC, uuid")
+        if !exact.isEmpty { return exact }
+        return try matches("SELECT uuid, name FROM profiles WHERE instr(lower(name), lower(?)) > 0 ORDER BY name, uuid")
+    }
+}
