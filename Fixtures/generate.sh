@@ -8,11 +8,25 @@ cd "$here"
 command -v openssl >/dev/null || { echo "generate.sh: openssl is required" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "generate.sh: python3 is required" >&2; exit 1; }
 
+# The test-only signing keys are git-ignored (committed private keys trip secret scanners) but the
+# set the committed fixtures were signed with is in the history: restore it when keys/ is missing,
+# so regenerating changes only what a script change changes. Without git (or that commit), fresh
+# keys are made and every signed output changes with expected.json.
+keys_commit=3126a19
+if [ ! -d "$here/keys" ] && git -C "$here" cat-file -e "$keys_commit^:Fixtures/keys" 2>/dev/null; then
+    mkdir -p "$here/keys"
+    for key in $(git -C "$here" ls-tree --full-tree --name-only "$keys_commit^:Fixtures/keys"); do
+        git -C "$here" show "$keys_commit^:Fixtures/keys/$key" > "$here/keys/$key"
+    done
+    echo "generate.sh: restored the fixture signing keys from commit $keys_commit^"
+fi
+
 # Outputs are recreated from scratch; keys/ is kept so regenerated files are byte-identical.
-rm -rf "$here/certs" "$here/profiles" "$here/plists" "$here/bundles" "$here/ipa" "$here/malformed"
+rm -rf "$here/certs" "$here/profiles" "$here/renewals" "$here/plists" "$here/bundles" "$here/ipa" "$here/malformed"
 rm -f "$here/expected.json"
 
 python3 "$here/scripts/make_profiles.py"   # certs/, profiles/, malformed/*.mobileprovision
+python3 "$here/scripts/make_renewals.py"   # renewals/: profiles that supersede others, and some that do not
 python3 "$here/scripts/make_bundles.py"    # plists/, bundles/, ipa/, malformed/ bundle inputs
 python3 "$here/scripts/make_expected.py"   # expected.json, from the files via openssl + plistlib
 bash "$here/scripts/check_envelopes.sh"    # asn1parse proof of the BER/chunked/duplicate forms

@@ -206,5 +206,12 @@ CREATE INDEX profiles_bundle_id ON profiles (bundle_id COLLATE NOCASE);
 DROP INDEX builds_bundle_id_version;
 CREATE INDEX builds_bundle_id_version ON builds (bundle_id COLLATE NOCASE, version_sort, build_sort);
 """#),
+        Migration(id: 3, name: "supersession_index", sql: #"""
+-- 0003_supersession_index: "is this profile superseded?" is asked for every row `expiring` and
+-- `profiles` print: another present profile of the same team, application identifier, kind and
+-- platform with a later effective expiry. This index answers it with one search per row, latest
+-- expiry first.
+CREATE INDEX profiles_supersession ON profiles (team_id, application_identifier, kind, effective_expiration_date);
+"""#),
     ]
 }

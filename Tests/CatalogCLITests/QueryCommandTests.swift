@@ -33,8 +33,26 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: CatalogProcess.fixtures + "/expected.json"))
         let expected = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         return (expected["profiles"] as? [[String: Any]] ?? []).filter {
-            ($0["path"] as? String)?.hasPrefix("Fixtures/profiles/") == true
+            let path = $0["path"] as? String ?? ""
+            return path.hasPrefix("Fixtures/profiles/") || path.hasPrefix("Fixtures/renewals/")
         }
+    }
+
+    /// UUIDs of the fixture profiles a renewal supersedes, by the README's definition, computed from
+    /// expected.json (every fixture profile is present): another profile of the same team,
+    /// application identifier, kind and platforms with a later effective expiry.
+    static func supersededFixtureProfiles() throws -> Set<String> {
+        let profiles = try fixtureProfiles()
+        func key(_ profile: [String: Any]) -> String {
+            ["team_id", "application_identifier", "kind"].map { profile[$0] as? String ?? "-" }.joined(separator: "|")
+                + "|" + (profile["platforms"] as? [String] ?? []).joined(separator: ",")
+        }
+        return Set(profiles.filter { profile in
+            profiles.contains { other in
+                key(other) == key(profile)
+                    && (other["effective_expiration_date"] as? String ?? "") > (profile["effective_expiration_date"] as? String ?? "")
+            }
+        }.compactMap { $0["uuid"] as? String })
     }
 
     static func date(_ text: String) -> Date {
@@ -52,7 +70,7 @@ import Testing
         let expected = Set(try Self.fixtureProfiles().compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
             return date >= start && date <= end ? profile["uuid"] as? String : nil
-        })
+        }).subtracting(try Self.supersededFixtureProfiles())
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days)])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
         #expect(listed == expected)
@@ -216,7 +234,7 @@ import Testing
         let migrations = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot + "/Migrations")
         #expect(object["schema_version"] as? Int == migrations.filter { $0.hasSuffix(".sql") }.count)
         #expect(object["database"] as? String == catalogue.db)
-        #expect(object["profiles"] as? Int == 21)
+        #expect(object["profiles"] as? Int == Set(try Self.fixtureProfiles().compactMap { $0["uuid"] as? String }).count)
     }
 
     // MARK: output formats
@@ -322,7 +340,7 @@ import Testing
         let expected = Set(profiles.compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
             return date >= start && date <= end ? profile["uuid"] as? String : nil
-        })
+        }).subtracting(try Self.supersededFixtureProfiles())
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days), "--all-locations"])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
         #expect(listed == expected)

@@ -9,7 +9,9 @@ enum ExpiringCommand: Command {
     static let discussion: String? = """
         A profile stops working at its effective expiry: the earlier of its ExpirationDate and its
         latest developer certificate's notAfter. By default only installed profiles (standalone files)
-        count; --all-locations adds profiles seen only embedded in builds. Soonest first.
+        count; --all-locations adds profiles seen only embedded in builds. Soonest first. A profile
+        superseded by its renewal (another present profile of the same team, app id, kind and
+        platform that expires later) is left out; --include-superseded lists it, marked.
 
         Exit status: 0 success (with --exit-code: nothing in the window), 2 with --exit-code when
         anything is listed, 1 on failure (no catalogue, unreadable, …), 64 on a usage error. Nothing
@@ -23,6 +25,7 @@ enum ExpiringCommand: Command {
         OptionSpec(name: "team", value: "id", help: "Only this team."),
         OptionSpec(name: "kind", value: "kind", help: "Only this kind: development, ad-hoc, app-store, enterprise, developer-id."),
         OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
+        OptionSpec(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it)."),
         OptionSpec(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64."),
     ]
 
@@ -50,6 +53,7 @@ enum ExpiringCommand: Command {
         filter.expiringBy = end
         filter.expired = arguments.flag("include-expired") ? nil : false
         filter.now = now
+        filter.superseded = arguments.flag("include-superseded") ? nil : false
         let queries = try QuerySupport.queries(arguments, context)
         var records = try queries.profiles(filter)
         if filter.kind == nil {
@@ -57,7 +61,9 @@ enum ExpiringCommand: Command {
                                                                 scope: scope, teamID: filter.teamID)
             records = merge(records, certificates.map(asExpiryRecord))
         }
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        let shown = arguments.flag("include-superseded")
+            ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
+        try QuerySupport.print(records, columns: shown, arguments, context)
         return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 

@@ -26,6 +26,8 @@ enum ProfilesCommand: Command {
         OptionSpec(name: "certificate", value: "sha-or-name", help: "Only profiles that list this certificate: SHA-1 or SHA-256 (any case,\nspaces or colons), a unique prefix of 8+ hex digits, or a common-name search."),
         OptionSpec(name: "entitlement", value: "key[=value]", help: "Only profiles with this entitlement (and value, or one member of an array)."),
         OptionSpec(name: "name", value: "text", help: "Only profiles whose name contains this text."),
+        OptionSpec(name: "superseded", help: "Only profiles a renewal supersedes (see superseded_by)."),
+        OptionSpec(name: "current", help: "Only profiles nothing supersedes."),
         OptionSpec(name: "limit", value: "n", help: "At most N profiles."),
     ] + QuerySupport.presenceOptions("profiles")
 
@@ -78,6 +80,11 @@ enum ProfilesCommand: Command {
             }
         }
         filter.nameContains = arguments.value("name")
+        if arguments.flag("superseded") && arguments.flag("current") {
+            throw UsageError(message: "--superseded and --current exclude each other")
+        }
+        if arguments.flag("superseded") { filter.superseded = true }
+        if arguments.flag("current") { filter.superseded = false }
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
         return filter
     }

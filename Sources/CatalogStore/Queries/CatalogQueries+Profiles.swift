@@ -19,6 +19,8 @@ extension CatalogQueries {
         package var entitlementKey: String?
         package var entitlementValue: String?
         package var nameContains: String?
+        /// true: only superseded profiles; false: only profiles nothing supersedes; nil: either.
+        package var superseded: Bool?
         /// Effective expiry at or before this date (the `expiring` window's end).
         package var expiringBy: Date?
         package var now = Date()
@@ -90,6 +92,10 @@ extension CatalogQueries {
         }
         if let name = filter.nameContains {
             clauses.add("instr(lower(p.name), lower(?)) > 0", .text(name))
+        }
+        if let superseded = filter.superseded {
+            // SQLite lets WHERE name a result column: the subquery is written once, in profileColumns.
+            clauses.add(superseded ? "superseded_by IS NOT NULL" : "superseded_by IS NULL")
         }
         var parameters = clauses.parameters
         let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"

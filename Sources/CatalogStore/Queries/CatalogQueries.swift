@@ -38,7 +38,21 @@ package struct CatalogQueries {
         (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
          ORDER BY l.container_kind <> 'standalone', l.path LIMIT 1) AS path,
         EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
-                AND l.container_kind = 'standalone') AS installed
+                AND l.container_kind = 'standalone') AS installed,
+        \(supersededBy) AS superseded_by
+        """
+
+    /// The profile that supersedes `p`, or NULL — the one definition of "superseded" (README,
+    /// "Renewals"): another present profile (a location not removed) of the same team, application
+    /// identifier (wildcards included, compared as written), kind and platform, with a later
+    /// effective expiry; the latest such profile is named.
+    static let supersededBy = """
+        (SELECT o.uuid FROM profiles o
+         WHERE o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
+           AND o.kind = p.kind AND o.effective_expiration_date > p.effective_expiration_date
+           AND o.platforms = p.platforms
+           AND EXISTS (SELECT 1 FROM profile_locations ol WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)
+         ORDER BY o.effective_expiration_date DESC, o.uuid LIMIT 1)
         """
 
     static func scope(_ scope: LocationScope, into filter: inout QueryFilter) {
