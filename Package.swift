@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogTestSupport"]),
         .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore"]),
         .testTarget(name: "CatalogIngestTests", dependencies: ["CatalogIngest", "CatalogStore", "CatalogTestSupport"]),
-        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "CatalogTestSupport"]),
+        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "CatalogStore", "CatalogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,13 +5,31 @@ import Foundation
 /// What the query commands share: the catalogue option, the output options, opening the catalogue
 /// read-only and printing records.
 enum QuerySupport {
-    static let commonOptions: [OptionSpec] = [CatalogueLocation.option] + OutputFormat.options
+    static let commonOptions: [OptionSpec] = [CatalogueLocation.option] + OutputFormat.options + [MaxAge.option]
 
     static let asOfOption = OptionSpec(name: "as-of", value: "date",
                                        help: "Compute days from this ISO-8601 date instead of now (reproducible reports).")
 
+    /// The catalogue, read-only, once it is known to be fresh enough: past `--max-age` (or
+    /// `$CATALOG_MAX_AGE`) a query fails rather than answer from a dead nightly job's data; a table
+    /// on a terminal says so on stderr once the catalogue is a week old.
     static func queries(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CatalogQueries {
-        CatalogQueries(try CatalogueLocation.openForReading(arguments, context))
+        let queries = CatalogQueries(try CatalogueLocation.openForReading(arguments, context))
+        let maxAge = try MaxAge.from(arguments, context.environment)
+        let showsTable = context.stdoutIsTerminal && (try? OutputFormat.from(arguments, context)) == .table
+        guard maxAge != nil || showsTable else { return queries }
+        let path = CatalogueLocation.path(arguments, context.environment)
+        let last = try queries.lastSuccessfulIngest()
+        let age = last.map { Date().timeIntervalSince($0) }
+        if let maxAge, age.map({ $0 > Double(maxAge.seconds) }) ?? true {
+            let when = last.map { "last ingested successfully at \(ISO8601.format($0)) (\(MaxAge.describe(age ?? 0)) ago)" }
+                ?? "never ingested successfully"
+            throw CLIError("the catalogue \(path) is stale: \(when), more than --max-age \(maxAge.text)")
+        }
+        if showsTable, let age, age > MaxAge.noticeAfter {
+            context.err("note: the catalogue was last ingested \(MaxAge.describe(age)) ago (\(ISO8601.format(last ?? Date())))\n")
+        }
+        return queries
     }
 
     static func print(_ records: [JSONValue], columns: [Column], _ arguments: ParsedArguments,

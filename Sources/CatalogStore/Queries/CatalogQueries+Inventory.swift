@@ -47,10 +47,17 @@ extension CatalogQueries {
             """, [.integer(run)]).map { .object(RecordMapping.json($0)) }
     }
 
-    package func stats(path: String, schemaVersion: Int) throws -> JSONValue {
+    /// When the last successful ingest finished: every answer is as old as that. Nil when none has.
+    package func lastSuccessfulIngest() throws -> Date? {
+        try db.queryFirst("SELECT max(finished_at) AS at FROM ingest_runs WHERE status = 'ok'")?
+            .string("at").flatMap(SQLDate.date(from:))
+    }
+
+    package func stats(path: String, schemaVersion: Int, now: Date = Date()) throws -> JSONValue {
         func count(_ sql: String) throws -> JSONValue {
             .int(try db.queryFirst(sql)?.int64("n") ?? 0)
         }
+        let lastIngest = try lastSuccessfulIngest()
         let last = try db.queryFirst("""
             SELECT id, started_at, finished_at, status, files_scanned, errors FROM ingest_runs ORDER BY id DESC LIMIT 1
             """)
@@ -72,6 +79,8 @@ extension CatalogQueries {
             ("builds_removed", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NOT NULL")),
             ("runs", try count("SELECT count(*) AS n FROM ingest_runs")),
             ("last_run", last.map { .object(RecordMapping.json($0)) } ?? .null),
+            ("last_successful_ingest", .optional(lastIngest)),
+            ("age_seconds", .optional(lastIngest.map { Int(now.timeIntervalSince($0).rounded(.down)) })),
         ])
     }
 }
