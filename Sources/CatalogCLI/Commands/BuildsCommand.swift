@@ -8,7 +8,8 @@ enum BuildsCommand: Command {
     static let abstract = "Build history: which build shipped which version, and what it embeds."
     static let discussion: String? = """
         Newest version first with version-aware ordering (1.10 after 1.9), then newest build.
-        Each build shows its source (app, ipa, xcarchive, plist), path, embedded profile and archive date.
+        Each build shows its source (app, ipa, xcarchive, plist), path, embedded profile and archive date,
+        and when it stops launching: its embedded profile's effective expiry (launches_until).
         """
     static let arguments = [ArgumentSpec(name: "bundle-id", help: "Only builds of this bundle id.", optional: true)]
     static let options = QuerySupport.commonOptions + [
@@ -18,6 +19,7 @@ enum BuildsCommand: Command {
         OptionSpec(name: "profile", value: "uuid", help: "Only builds that embed this profile."),
         OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
         OptionSpec(name: "limit", value: "n", help: "At most N builds."),
+        QuerySupport.asOfOption,
     ] + QuerySupport.presenceOptions("builds")
 
     static let columns: [Column] = [
@@ -26,6 +28,8 @@ enum BuildsCommand: Command {
         Column(key: "source_kind", header: "SOURCE"),
         Column(key: "archived_at", header: "ARCHIVED", display: RelativeTime.day),
         Column(key: "profile_uuid", header: "PROFILE"),
+        Column(key: "profile_kind", header: "KIND"),
+        Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
         Column(key: "path", header: "PATH"),
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
     ]
@@ -39,6 +43,7 @@ enum BuildsCommand: Command {
         filter.profileUUID = arguments.value("profile")
         filter.since = try arguments.date("since")
         filter.presence = try QuerySupport.presence(arguments)
+        filter.now = try arguments.date("as-of") ?? Date()
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
         let records = try QuerySupport.queries(arguments, context).builds(filter)
         try QuerySupport.print(records, columns: columns, arguments, context)

@@ -5,8 +5,8 @@ import Foundation
 /// `catalog devices [UDID]`: devices with profile counts, or the profiles that list one device.
 enum DevicesCommand: Command {
     static let name = "devices"
-    static let abstract = "List devices with profile counts, or the profiles that contain one device."
-    static let arguments = [ArgumentSpec(name: "udid", help: "Show the profiles that list this device.", optional: true)]
+    static let abstract = "List devices with profile counts, or the profiles that contain one device and the builds it can install."
+    static let arguments = [ArgumentSpec(name: "udid", help: "Show the profiles that list this device (any case), and the present builds it can\ninstall at --as-of: their embedded profile lists it or all devices, is not expired\nand is not an App Store profile.", optional: true)]
     static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption]
 
     static let columns: [Column] = [
@@ -21,7 +21,27 @@ enum DevicesCommand: Command {
             var filter = CatalogQueries.ProfileFilter()
             filter.udid = udid
             filter.now = try arguments.date("as-of") ?? Date()
-            try QuerySupport.print(try queries.profiles(filter), columns: QuerySupport.profileColumns, arguments, context)
+            let profiles = try queries.profiles(filter)
+            var buildFilter = CatalogQueries.BuildFilter()
+            buildFilter.installableBy = udid
+            buildFilter.now = filter.now
+            let builds = try queries.builds(buildFilter).map { build -> JSONValue in
+                guard case .object(let pairs) = build else { return build }
+                return .object([("type", .string("build"))] + pairs)
+            }
+            if try OutputFormat.from(arguments, context) == .table {
+                try QuerySupport.print(profiles, columns: QuerySupport.profileColumns, arguments, context)
+                if !builds.isEmpty {
+                    context.out("\nBuilds this device can install:\n")
+                    try QuerySupport.print(builds, columns: BuildsCommand.columns, arguments, context)
+                }
+            } else {
+                // One list for scripts, `type` telling profiles from builds; CSV gets every column of both.
+                let keys = Set(QuerySupport.profileColumns.map(\.key))
+                let columns = [Column(key: "type", header: "TYPE")] + QuerySupport.profileColumns
+                    + BuildsCommand.columns.filter { !keys.contains($0.key) }
+                try QuerySupport.print(profiles + builds, columns: columns, arguments, context)
+            }
         } else {
             try QuerySupport.print(try queries.devices(), columns: columns, arguments, context)
         }

@@ -26,6 +26,7 @@ enum ExpiringCommand: Command {
         OptionSpec(name: "kind", value: "kind", help: "Only this kind: development, ad-hoc, app-store, enterprise, developer-id."),
         OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
         OptionSpec(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it)."),
+        OptionSpec(name: "builds", help: "List present builds that stop launching in the window instead: their embedded\nprofile or its certificate expires."),
         OptionSpec(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64."),
     ]
 
@@ -41,10 +42,23 @@ enum ExpiringCommand: Command {
         Column(key: "profile_count", header: "PROFILES"),
     ]
 
+    static let buildColumns: [Column] = [
+        Column(key: "type", header: "TYPE"),
+        Column(key: "launches_until", header: "EXPIRES", display: RelativeTime.day),
+        Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
+        Column(key: "launches_until_cause", header: "BY"),
+        Column(key: "profile_kind", header: "KIND"),
+        Column(key: "team_id", header: "TEAM"),
+        Column(key: "bundle_id", header: "BUNDLE ID"),
+        Column(key: "formatted_version", header: "VERSION"),
+        Column(key: "path", header: "PATH"),
+    ]
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let days = try arguments.integer("days", default: 30, range: 0...36_500)
         let now = try arguments.date("as-of") ?? Date()
         let end = now.addingTimeInterval(Double(days) * 86_400)
+        if arguments.flag("builds") { return try runBuilds(arguments, context, now: now, end: end) }
         let scope: CatalogQueries.LocationScope = arguments.flag("all-locations") ? .anyLive : .installed
         var filter = CatalogQueries.ProfileFilter()
         filter.scope = scope
@@ -64,6 +78,34 @@ enum ExpiringCommand: Command {
         let shown = arguments.flag("include-superseded")
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
         try QuerySupport.print(records, columns: shown, arguments, context)
+        return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
+    }
+
+    /// `expiring --builds`: present builds whose embedded profile's effective expiry (the profile's
+    /// or its certificate's) falls in the window. A renewal does not help a build already made, so
+    /// superseded profiles count here.
+    static func runBuilds(_ arguments: ParsedArguments, _ context: CommandContext, now: Date, end: Date) throws -> Int32 {
+        for option in ["kind", "all-locations", "include-superseded"] where arguments.flag(option) || arguments.value(option) != nil {
+            throw UsageError(message: "--\(option) does not apply to --builds")
+        }
+        var filter = CatalogQueries.BuildFilter()
+        filter.teamID = arguments.value("team")
+        filter.now = now
+        filter.launchesUntilBy = end
+        filter.launchesFrom = arguments.flag("include-expired") ? nil : now
+        func launchesUntil(_ build: JSONValue) -> String {
+            if case .string(let date)? = build["launches_until"] { return date }
+            return ""
+        }
+        // Soonest first, as profiles are; the store's order (by app and version) breaks ties.
+        let builds = try QuerySupport.queries(arguments, context).builds(filter).enumerated().sorted {
+            (launchesUntil($0.element), $0.offset) < (launchesUntil($1.element), $1.offset)
+        }.map(\.element)
+        let records = builds.map { build -> JSONValue in
+            guard case .object(let pairs) = build else { return build }
+            return .object([("type", .string("build"))] + pairs)
+        }
+        try QuerySupport.print(records, columns: buildColumns, arguments, context)
         return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 

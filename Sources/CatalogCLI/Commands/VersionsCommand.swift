@@ -16,6 +16,7 @@ enum VersionsCommand: Command {
         Column(key: "last_seen", header: "LAST SEEN", display: RelativeTime.day),
         Column(key: "first_archived_at", header: "FIRST ARCHIVED", display: RelativeTime.day),
         Column(key: "last_archived_at", header: "LAST ARCHIVED", display: RelativeTime.day),
+        Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {

@@ -10,6 +10,15 @@ extension CatalogQueries {
         package var profileUUID: String?
         /// Archived (or, for builds without an archive date, first seen) at or after this date.
         package var since: Date?
+        /// Only builds whose embedded profile stops them launching (its effective expiry) at or
+        /// before this date; with `launchesFrom`, within the window.
+        package var launchesUntilBy: Date?
+        package var launchesFrom: Date?
+        /// Only builds this device may install at `now`: the embedded profile lists it or
+        /// provisions all devices, has not expired, and is not an App Store profile.
+        package var installableBy: String?
+        /// The date `days_left` and `installableBy` are judged at.
+        package var now = Date()
         package var presence: Presence = .present
         package var limit: Int?
 
@@ -21,7 +30,9 @@ extension CatalogQueries {
         b.source_kind, b.path, NULLIF(b.app_path, '') AS app_path, b.profile_uuid, p.name AS profile_name,
         b.team_id, b.platform, b.package_type, b.archived_at, b.signing_identity,
         (SELECT parent.bundle_id FROM builds parent WHERE parent.id = b.parent_build_id) AS parent_bundle_id,
-        b.first_seen, b.last_seen, b.removed_at
+        b.first_seen, b.last_seen, b.removed_at,
+        p.kind AS profile_kind, p.effective_expiration_date AS launches_until, p.expiry_cause AS launches_until_cause,
+        \(supersededBy) AS profile_superseded_by
         """
 
     /// Build history, newest version first (version-aware), then newest build.
@@ -38,6 +49,16 @@ extension CatalogQueries {
         if let team = filter.teamID { clauses.add("b.team_id = ?", .text(team.uppercased())) }
         if let uuid = filter.profileUUID { clauses.add("b.profile_uuid = ?", .text(uuid.uppercased())) }
         if let since = filter.since { clauses.add("COALESCE(b.archived_at, b.first_seen) >= ?", SQLValue(since)) }
+        if let by = filter.launchesUntilBy { clauses.add("p.effective_expiration_date <= ?", SQLValue(by)) }
+        if let from = filter.launchesFrom { clauses.add("p.effective_expiration_date >= ?", SQLValue(from)) }
+        if let udid = filter.installableBy {
+            clauses.add("""
+                p.kind <> 'app-store' AND p.effective_expiration_date >= ?
+                AND (p.provisions_all_devices = 1 OR p.id IN (
+                    SELECT pd.profile_id FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
+                    WHERE d.udid IN (?, ?, ?)))
+                """, SQLValue(filter.now), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
+        }
         var parameters = clauses.parameters
         var sql = """
             SELECT \(Self.buildColumns) FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
@@ -48,15 +69,24 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        return try db.query(sql, parameters).map { .object(RecordMapping.json($0)) }
+        return try db.query(sql, parameters).map { row in
+            var pairs = RecordMapping.json(row)
+            if let index = pairs.firstIndex(where: { $0.0 == "launches_until_cause" }) {
+                pairs.insert(("days_left", RecordMapping.daysLeft(row.string("launches_until"), from: filter.now)), at: index + 1)
+            }
+            return .object(pairs)
+        }
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates.
     package func versions(bundleID: String, presence: Presence) throws -> [JSONValue] {
         let rows = try db.query("""
-            SELECT short_version, version_sort, build, build_sort, source_kind, first_seen, last_seen, archived_at
-            FROM builds WHERE bundle_id = ? COLLATE NOCASE AND (?2 OR (removed_at IS NULL) = ?3)
-            ORDER BY version_sort DESC, build_sort DESC
+            SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.first_seen, b.last_seen,
+                   b.archived_at, p.kind AS profile_kind, p.effective_expiration_date AS launches_until,
+                   \(Self.supersededBy) AS profile_superseded_by
+            FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
+            WHERE b.bundle_id = ? COLLATE NOCASE AND (?2 OR (b.removed_at IS NULL) = ?3)
+            ORDER BY b.version_sort DESC, b.build_sort DESC
             """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)])
         var order: [String] = []
         var groups: [String: [Row]] = [:]
@@ -84,6 +114,10 @@ extension CatalogQueries {
                 ("last_seen", .optional(lastSeen)),
                 ("first_archived_at", .optional(archived.first)),
                 ("last_archived_at", .optional(archived.last)),
+                // The newest build of the version: what its embedded profile lets it do.
+                ("profile_kind", .optional(group.first?.string("profile_kind"))),
+                ("launches_until", .optional(group.first?.string("launches_until"))),
+                ("profile_superseded_by", .optional(group.first?.string("profile_superseded_by"))),
             ])
         }
     }
