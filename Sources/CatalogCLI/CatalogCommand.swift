@@ -14,6 +14,7 @@ public enum CatalogCommand {
         VersionsCommand.self,
         CertificatesCommand.self,
         DevicesCommand.self,
+        PruneCommand.self,
         RunsCommand.self,
         ErrorsCommand.self,
         StatsCommand.self,

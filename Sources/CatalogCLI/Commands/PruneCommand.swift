@@ -1,0 +1,159 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog prune`: the clean-up of installed profiles that are expired or superseded — the job
+/// `fastlane sigh manage -e` and `mprovision clean` exist for — dry by default.
+enum PruneCommand: Command {
+    static let name = "prune"
+    static let abstract = "List (and with --apply, trash) installed profiles that are expired or superseded."
+    static let discussion: String? = """
+        Looks at the catalogue's standalone profile files under each PATH (default: Xcode's profile
+        folders) that are expired (--expired) and/or superseded by a present renewal (--superseded);
+        with neither flag, both. Prints each file and why; changes nothing unless --apply (move to
+        the trash) or --delete. Never touches a profile inside an .app, .ipa or .xcarchive, a file
+        outside the PATHs, the newest profile of a team's app id, or a file whose bytes changed since
+        it was catalogued (run 'catalog ingest' first). A pruned file is recorded as removed.
+        Exit 1 when a file could not be moved or deleted.
+        """
+    static let arguments = [ArgumentSpec(name: "path", help: "Folders to prune (default: Xcode's profile folders).",
+                                         optional: true, variadic: true)]
+    static let options = [CatalogueLocation.option] + OutputFormat.options + [
+        OptionSpec(name: "expired", help: "Profiles whose effective expiry has passed (at --as-of)."),
+        OptionSpec(name: "superseded", help: "Profiles a present renewal supersedes."),
+        QuerySupport.asOfOption,
+        OptionSpec(name: "apply", help: "Move the files to the trash (~/.Trash on macOS, the XDG trash elsewhere)."),
+        OptionSpec(name: "delete", help: "Delete the files instead of trashing them."),
+    ]
+
+    static let columns: [Column] = [
+        Column(key: "action", header: "ACTION"),
+        Column(key: "reason", header: "WHY"),
+        Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
+        Column(key: "name", header: "NAME"),
+        Column(key: "path", header: "PATH"),
+        Column(key: "message", header: "NOTE"),
+    ]
+
+    enum Mode { case dryRun, trash, delete }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        if arguments.flag("apply") && arguments.flag("delete") {
+            throw UsageError(message: "--apply (trash) and --delete exclude each other")
+        }
+        let mode: Mode = arguments.flag("delete") ? .delete : arguments.flag("apply") ? .trash : .dryRun
+        let both = !arguments.flag("expired") && !arguments.flag("superseded")
+        let wantExpired = both || arguments.flag("expired")
+        let wantSuperseded = both || arguments.flag("superseded")
+        let now = try arguments.date("as-of") ?? Date()
+        let roots = try self.roots(arguments.positionals, context)
+
+        let path = CatalogueLocation.path(arguments, context.environment)
+        let connection: Connection
+        if mode == .dryRun {
+            connection = try CatalogueLocation.openForReading(arguments, context)
+        } else {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CLIError("no catalogue at \(path); run 'catalog ingest PATH...' first (or pass --db)")
+            }
+            connection = try Connection.openCatalogue(path: path)
+            connection.setBusyTimeout(milliseconds: 120_000)
+        }
+        let candidates = try CatalogQueries(connection).pruneCandidates(now: now).filter { candidate in
+            roots.contains { candidate.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+                && ((wantExpired && candidate.expired) || (wantSuperseded && candidate.supersededBy != nil))
+        }
+        var records: [JSONValue] = []
+        var pruned: [String] = []
+        var failed = false
+        for candidate in candidates {
+            var reasons: [String] = []
+            if wantSuperseded, let newer = candidate.supersededBy { reasons.append("superseded by \(newer)") }
+            if wantExpired, candidate.expired { reasons.append("expired") }
+            var action: String
+            var message: String?
+            if candidate.isNewestOfAppID {
+                action = "kept"
+                message = "the newest profile of its app id"
+            } else if let changed = changedSinceCatalogued(candidate) {
+                action = "kept"
+                message = changed
+            } else {
+                switch mode {
+                case .dryRun:
+                    action = "would-trash"
+                case .trash, .delete:
+                    do {
+                        if mode == .trash {
+                            message = "moved to " + (try Trash.move(candidate.path, environment: context.environment))
+                            action = "trashed"
+                        } else {
+                            guard unlink(candidate.path) == 0 else {
+                                throw Trash.Failure(description: String(cString: strerror(errno)))
+                            }
+                            action = "deleted"
+                        }
+                        pruned.append(candidate.path)
+                    } catch {
+                        action = "failed"
+                        message = String(describing: error)
+                        failed = true
+                        context.err("warning: \(TextSanitizer.terminalSafe(candidate.path)): not pruned: \(TextSanitizer.terminalSafe(String(describing: error)))\n")
+                    }
+                }
+            }
+            records.append(.object([
+                ("action", .string(action)),
+                ("reason", .string(reasons.joined(separator: ", "))),
+                ("path", .string(candidate.path)),
+                ("uuid", .string(candidate.uuid)),
+                ("name", .string(candidate.name)),
+                ("team_id", .optional(candidate.teamID)),
+                ("kind", .string(candidate.kind)),
+                ("effective_expiration_date", .string(candidate.effectiveExpirationDate)),
+                ("superseded_by", .optional(candidate.supersededBy)),
+                ("message", .optional(message)),
+            ]))
+        }
+        if !pruned.isEmpty {
+            let writer = CatalogWriter(connection)
+            let at = Date()
+            try connection.transaction {
+                for path in pruned { try writer.recordPruned(path: path, at: at) }
+            }
+        }
+        try QuerySupport.print(records, columns: columns, arguments, context)
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// Nil when the file still holds the bytes the catalogue read; else why it is left alone.
+    static func changedSinceCatalogued(_ candidate: CatalogQueries.PruneCandidate) -> String? {
+        guard let bytes = try? FileBytes.read(candidate.path, limit: 16 << 20) else {
+            return "cannot be read now"
+        }
+        guard let recorded = candidate.contentSHA256, Digest.sha256Hex(bytes) == recorded else {
+            return "changed since it was catalogued; run 'catalog ingest' first"
+        }
+        return nil
+    }
+
+    /// The given folders made absolute, or Xcode's profile folders that exist.
+    static func roots(_ paths: [String], _ context: CommandContext) throws -> [String] {
+        if !paths.isEmpty {
+            return try paths.map { path in
+                let absolute = URL(fileURLWithPath: CatalogueLocation.absolute(path)).standardizedFileURL.path
+                guard FileBytes.isDirectory(absolute) else { throw UsageError(message: "not a folder: \(path)") }
+                return absolute
+            }
+        }
+        let home = context.environment["HOME"] ?? NSHomeDirectory()
+        let standard = [
+            home + "/Library/MobileDevice/Provisioning Profiles",
+            home + "/Library/Developer/Xcode/UserData/Provisioning Profiles",
+        ].filter { FileBytes.isDirectory($0) }
+        guard !standard.isEmpty else {
+            throw UsageError(message: "no PATH given and neither of Xcode's profile folders exists")
+        }
+        return standard
+    }
+}

@@ -1,0 +1,48 @@
+import CatalogCore
+import Foundation
+
+extension CatalogQueries {
+    /// An installed profile file `catalog prune` may remove, with what makes it removable.
+    package struct PruneCandidate: Sendable, Equatable {
+        package var path: String
+        package var uuid: String
+        package var name: String
+        package var teamID: String?
+        package var kind: String
+        package var effectiveExpirationDate: String
+        /// SHA-256 of the file when it was catalogued: a file that no longer hashes to it has
+        /// changed since and is left alone.
+        package var contentSHA256: String?
+        package var expired: Bool
+        package var supersededBy: String?
+        /// The profile of its team and application identifier that expires last: never pruned.
+        package var isNewestOfAppID: Bool
+    }
+
+    /// Present standalone profile files that are expired at `now` or superseded (README,
+    /// "Renewals"), soonest expiry first. Paths inside builds are never candidates.
+    package func pruneCandidates(now: Date) throws -> [PruneCandidate] {
+        try db.query("""
+            SELECT l.path, l.content_sha256, p.uuid, p.name, p.team_id, p.kind, p.effective_expiration_date,
+                   p.effective_expiration_date < ? AS expired,
+                   \(Self.supersededBy) AS superseded_by,
+                   NOT EXISTS (SELECT 1 FROM profiles o
+                               WHERE o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
+                                 AND o.uuid <> p.uuid AND (o.effective_expiration_date > p.effective_expiration_date
+                                      OR (o.effective_expiration_date = p.effective_expiration_date AND o.uuid > p.uuid))
+                                 AND EXISTS (SELECT 1 FROM profile_locations ol
+                                             WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)) AS newest
+            FROM profile_locations l JOIN profiles p ON p.uuid = l.profile_uuid
+            WHERE l.container_kind = 'standalone' AND l.removed_at IS NULL
+            ORDER BY p.effective_expiration_date, l.path
+            """, [SQLValue(now)]).compactMap { row in
+            let candidate = PruneCandidate(
+                path: row.string("path") ?? "", uuid: row.string("uuid") ?? "", name: row.string("name") ?? "",
+                teamID: row.string("team_id"), kind: row.string("kind") ?? "",
+                effectiveExpirationDate: row.string("effective_expiration_date") ?? "",
+                contentSHA256: row.string("content_sha256"), expired: row.int("expired") == 1,
+                supersededBy: row.string("superseded_by"), isNewestOfAppID: row.int("newest") == 1)
+            return candidate.expired || candidate.supersededBy != nil ? candidate : nil
+        }
+    }
+}
