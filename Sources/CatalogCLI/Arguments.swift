@@ -11,6 +11,8 @@ struct OptionSpec: Sendable {
     var value: String? = nil
     var repeatable: Bool = false
     var help: String
+    /// The values an enumerated option accepts, for shell completions (and `choice`).
+    var choices: [String]? = nil
 }
 
 /// A positional argument, for help and arity checks.
@@ -19,6 +21,8 @@ struct ArgumentSpec: Sendable {
     var help: String
     var optional: Bool = false
     var variadic: Bool = false
+    /// The values it accepts, when enumerated (shells complete them); else it names a file or text.
+    var choices: [String]? = nil
 }
 
 /// A command-line mistake: printed as `Error: …`, the usage line and a hint; exit 64.

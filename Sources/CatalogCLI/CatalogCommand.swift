@@ -19,6 +19,7 @@ public enum CatalogCommand {
         ErrorsCommand.self,
         StatsCommand.self,
         DecodeCommand.self,
+        CompletionsCommand.self,
     ] }
 
     static let overview = """
@@ -71,6 +72,10 @@ public enum CatalogCommand {
             return 0
         case "help":
             guard arguments.count > 1 else { context.out(mainHelp); return 0 }
+            if arguments[1] == "--markdown" {
+                context.out(markdownReference)
+                return 0
+            }
             guard let command = command(named: arguments[1]) else { return unknownSubcommand(arguments[1], context) }
             context.out(command.help)
             return 0
@@ -124,6 +129,18 @@ public enum CatalogCommand {
     static var mainHelp: String {
         overview + "\n" + commands.map { HelpText.row($0.name, $0.abstract) }.joined()
             + "\n  See 'catalog help <subcommand>' for detailed help.\n"
+    }
+
+    /// Every command's help as one Markdown page: `docs/cli.md`, written by
+    /// `Scripts/generate-cli-reference.sh` (a test checks it is current).
+    static var markdownReference: String {
+        var text = "# `catalog` command reference\n\n"
+            + "Generated from the commands' `--help` by `Scripts/generate-cli-reference.sh` (`catalog help --markdown`);\n"
+            + "a test fails when it is stale.\n\n## `catalog`\n\n```text\n" + mainHelp + "```\n"
+        for command in commands {
+            text += "\n## `catalog \(command.name)`\n\n```text\n" + command.help + "```\n"
+        }
+        return text
     }
 
     static func usageError(_ message: String, usage: String, hint: String, _ context: CommandContext) -> Int32 {

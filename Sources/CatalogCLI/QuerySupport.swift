@@ -70,6 +70,13 @@ enum QuerySupport {
 
     static let kinds = ProfileKind.allCases.map(\.rawValue)
 
+    static let kindOption = OptionSpec(name: "kind", value: "kind", help: "Only this kind: " + kinds.joined(separator: ", ") + ".",
+                                       choices: kinds)
+
+    static let platformOption = OptionSpec(name: "platform", value: "platform",
+                                           help: "iOS, macOS, tvOS, watchOS or visionOS (also OSX, iPhoneOS, xrOS, …).",
+                                           choices: PlatformName.allCases.map(\.rawValue))
+
     /// `--removed` (only what is gone) and `--include-removed` (present and gone), the same for
     /// every command that lists things that can disappear.
     static func presenceOptions(_ noun: String) -> [OptionSpec] {

@@ -12,7 +12,7 @@ enum DecodeCommand: Command {
         """
     static let arguments = [ArgumentSpec(name: "file", help: "A file or bundle folder to decode.", variadic: true)]
     static let options = [
-        OptionSpec(name: "format", value: "format", help: "json (default) or table."),
+        OptionSpec(name: "format", value: "format", help: "json (default) or table.", choices: ["json", "table"]),
         OptionSpec(name: "json", help: "Shorthand for --format json."),
     ]
 

@@ -23,7 +23,7 @@ enum ExpiringCommand: Command {
         QuerySupport.asOfOption,
         OptionSpec(name: "include-expired", help: "Also list what has already expired."),
         OptionSpec(name: "team", value: "id", help: "Only this team."),
-        OptionSpec(name: "kind", value: "kind", help: "Only this kind: development, ad-hoc, app-store, enterprise, developer-id."),
+        QuerySupport.kindOption,
         OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
         OptionSpec(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it)."),
         OptionSpec(name: "builds", help: "List present builds that stop launching in the window instead: their embedded\nprofile or its certificate expires."),

@@ -10,7 +10,8 @@ enum OutputFormat: String, CaseIterable {
     case csv
 
     static let options: [OptionSpec] = [
-        OptionSpec(name: "format", value: "format", help: "table, json, ndjson or csv (default: table on a terminal, else json)."),
+        OptionSpec(name: "format", value: "format", help: "table, json, ndjson or csv (default: table on a terminal, else json).",
+                   choices: allCases.map(\.rawValue)),
         OptionSpec(name: "json", help: "Shorthand for --format json."),
     ]
 

@@ -1,0 +1,96 @@
+import CatalogTestSupport
+import Foundation
+import Testing
+
+/// Shell completions load in real shells and complete subcommands, options and enumerated
+/// values; `docs/cli.md` is the current help text of every command.
+@Suite struct CompletionAndReferenceTests {
+    static func shell(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// Runs `shell -c script` with the completion script for `name` saved beside it.
+    static func run(_ shellPath: String, completions name: String, _ script: String) throws -> (status: Int32, output: String) {
+        let generated = try CatalogProcess.run(["completions", name])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let file = NSTemporaryDirectory() + "catalog-completion-" + UUID().uuidString
+        try generated.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shellPath)
+        process.arguments = ["-c", script.replacingOccurrences(of: "SCRIPT", with: file)]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test(.enabled(if: shell("/bin/bash"), "needs bash"))
+    func bashCompletionsLoadAndComplete() throws {
+        let (status, output) = try Self.run("/bin/bash", completions: "bash", """
+            source SCRIPT
+            complete -p catalog
+            try() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _catalog; echo "${COMPREPLY[*]}"; }
+            try catalog exp
+            try catalog expiring --kind ""
+            try catalog --db x.sqlite profiles --plat
+            try catalog profiles --format ""
+            try catalog completions ""
+            """)
+        #expect(status == 0, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("complete ") == true && lines.first?.hasSuffix(" catalog") == true, "\(output)")
+        #expect(lines.dropFirst().first == "expiring")
+        #expect(lines.dropFirst(2).first == "development ad-hoc app-store enterprise developer-id")
+        #expect(lines.dropFirst(3).first == "--platform")
+        #expect(lines.dropFirst(4).first == "table json ndjson csv")
+        #expect(lines.dropFirst(5).first == "bash zsh fish")
+    }
+
+    @Test(.enabled(if: shell("/usr/bin/zsh"), "needs zsh (Debian package zsh; .ci/run installs it)"))
+    func zshCompletionsParseAndLoad() throws {
+        let (status, output) = try Self.run("/usr/bin/zsh", completions: "zsh", """
+            zsh -n SCRIPT || exit 3
+            autoload -U compinit && compinit -u -D
+            source SCRIPT 2>&1
+            whence -w _catalog
+            """)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("_catalog: function"), "\(output)")
+    }
+
+    @Test(.enabled(if: shell("/usr/bin/fish"), "needs fish (Debian package fish; .ci/run installs it)"))
+    func fishCompletionsParseAndComplete() throws {
+        let (status, output) = try Self.run("/usr/bin/fish", completions: "fish", """
+            source SCRIPT; or exit 3
+            complete -C 'catalog exp'
+            complete -C 'catalog expiring --kind '
+            """)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("expiring\t"))
+        for kind in ["development", "ad-hoc", "app-store", "enterprise", "developer-id"] {
+            #expect(output.contains("\n\(kind)\t"), "\(kind): \(output)")
+        }
+    }
+
+    @Test func unknownShellIsAUsageError() throws {
+        let result = try CatalogProcess.run(["completions", "tcsh"])
+        #expect(result.status == 64 && result.stderr.contains("bash, zsh, fish"))
+    }
+
+    @Test func theCLIReferenceIsCurrent() throws {
+        let generated = try CatalogProcess.run(["help", "--markdown"])
+        #expect(generated.status == 0)
+        let committed = try String(contentsOfFile: TestPaths.packageRoot + "/docs/cli.md", encoding: .utf8)
+        #expect(committed == generated.stdout, "docs/cli.md is stale: run Scripts/generate-cli-reference.sh")
+        // Every command has its section.
+        let help = try CatalogProcess.run(["--help"]).stdout
+        let subcommands = help.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let names = subcommands.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+        #expect(names.count >= 12)
+        for name in names { #expect(committed.contains("## `catalog \(name)`"), "\(name)") }
+    }
+}
