@@ -193,7 +193,7 @@ def walk(top):
 
 def files_and_profiles():
     files, profiles = [], []
-    for top in ("profiles", "renewals", "plists", "bundles"):
+    for top in ("profiles", "renewals", "report", "plists", "bundles"):
         for path in walk(os.path.join(HERE, top)):
             name = os.path.basename(path)
             if name.endswith(PROFILE_EXT):
@@ -317,7 +317,7 @@ def main():
                  "pkcs7, plistlib, zipfile). Dates are UTC. Serials and fingerprints are uppercase hex "
                  "as openssl prints them. platforms is Platform as written ([] when absent; the kind reads that as iOS) "
                  "(platform_key_present tells). files lists profile and Info.plist candidates under "
-                 "profiles/, renewals/, plists/, bundles/ (xcarchive top-level Info.plist is in builds, not files). "
+                 "profiles/, renewals/, report/, plists/, bundles/ (xcarchive top-level Info.plist is in builds, not files). "
                  "envelope_certificates is the raw count in the CMS certificates SET, duplicates included.",
         "profiles": profiles,
         "files": files,

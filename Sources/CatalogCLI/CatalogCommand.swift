@@ -15,6 +15,7 @@ public enum CatalogCommand {
         CertificatesCommand.self,
         DevicesCommand.self,
         PruneCommand.self,
+        ReportCommand.self,
         RunsCommand.self,
         ErrorsCommand.self,
         StatsCommand.self,

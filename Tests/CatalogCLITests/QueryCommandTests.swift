@@ -34,7 +34,7 @@ import Testing
         let expected = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         return (expected["profiles"] as? [[String: Any]] ?? []).filter {
             let path = $0["path"] as? String ?? ""
-            return path.hasPrefix("Fixtures/profiles/") || path.hasPrefix("Fixtures/renewals/")
+            return ["Fixtures/profiles/", "Fixtures/renewals/", "Fixtures/report/"].contains { path.hasPrefix($0) }
         }
     }
 

@@ -1,0 +1,136 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// What `catalog report` shows, read from the catalogue once and typed: installed profiles and the
+/// certificates they use by effective expiry, the latest build of each app, and the catalogue's age.
+struct ReportData {
+    /// Where an expiry stands at the report's date.
+    enum Status: String, CaseIterable {
+        case expired
+        case week = "within 7 days"
+        case window = "within the window"
+        case later
+    }
+
+    /// A profile or a certificate on the timeline and in the tables.
+    struct Item {
+        var isCertificate: Bool
+        var name: String
+        var teamID: String
+        /// The profile's bundle id (or the certificate's type of lane).
+        var subject: String
+        /// The profile's UUID or the certificate's SHA-1.
+        var identifier: String
+        var kind: String
+        var expires: Date
+        var daysLeft: Int
+        var status: Status
+        var supersededBy: String?
+        /// Certificates: how many installed profiles use it.
+        var profileCount: Int
+        var lane: String { "\(teamID) · \(subject)" }
+    }
+
+    struct Build {
+        var bundleID: String
+        var version: String
+        var source: String
+        var launchesUntil: Date?
+        var daysLeft: Int?
+        var status: Status?
+        var profileKind: String?
+        var path: String
+    }
+
+    var asOf: Date
+    var days: Int
+    var end: Date { asOf.addingTimeInterval(Double(days) * 86_400) }
+    var teamID: String?
+    var catalogue: String
+    var lastIngest: Date?
+    /// Every installed profile, soonest expiry first.
+    var profiles: [Item]
+    /// Certificates used by installed profiles that expire by the window's end, soonest first.
+    var certificates: [Item]
+    /// The newest present build of each app.
+    var builds: [Build]
+
+    static func status(_ date: Date, asOf: Date, end: Date) -> Status {
+        if date < asOf { return .expired }
+        if date <= asOf.addingTimeInterval(7 * 86_400) { return .week }
+        if date <= end { return .window }
+        return .later
+    }
+
+    static func load(_ queries: CatalogQueries, asOf: Date, days: Int, teamID: String?, catalogue: String) throws -> ReportData {
+        let end = asOf.addingTimeInterval(Double(days) * 86_400)
+        func string(_ record: JSONValue, _ key: String) -> String? {
+            if case .string(let text)? = record[key] { return text }
+            return nil
+        }
+        func int(_ record: JSONValue, _ key: String) -> Int? {
+            if case .int(let number)? = record[key] { return Int(number) }
+            return nil
+        }
+        func daysLeft(_ date: Date) -> Int { Int((date.timeIntervalSince(asOf) / 86_400).rounded(.down)) }
+
+        var filter = CatalogQueries.ProfileFilter()
+        filter.scope = .installed
+        filter.teamID = teamID
+        filter.now = asOf
+        filter.expiringBy = .distantFuture
+        let profiles = try queries.profiles(filter).compactMap { record -> Item? in
+            guard let text = string(record, "effective_expiration_date"), let date = ISO8601.parse(text) else { return nil }
+            return Item(isCertificate: false, name: string(record, "name") ?? "", teamID: string(record, "team_id") ?? "–",
+                        subject: string(record, "bundle_id") ?? string(record, "application_identifier") ?? "–",
+                        identifier: string(record, "uuid") ?? "", kind: string(record, "kind") ?? "",
+                        expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
+                        supersededBy: string(record, "superseded_by"), profileCount: 0)
+        }
+        let certificates = try queries.expiringCertificates(from: asOf, to: end, includeExpired: true, scope: .installed,
+                                                            teamID: teamID).compactMap { record -> Item? in
+            guard let text = string(record, "not_after"), let date = ISO8601.parse(text) else { return nil }
+            return Item(isCertificate: true, name: string(record, "common_name") ?? "", teamID: string(record, "team_id") ?? "–",
+                        subject: "certificates", identifier: string(record, "sha1") ?? "", kind: "certificate",
+                        expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
+                        supersededBy: nil, profileCount: int(record, "profile_count") ?? 0)
+        }
+        var buildFilter = CatalogQueries.BuildFilter()
+        buildFilter.teamID = teamID
+        buildFilter.now = asOf
+        var seen = Set<String>()
+        let builds = try queries.builds(buildFilter).compactMap { record -> Build? in
+            // Newest version first per app: the first row of each bundle id is its latest build.
+            guard let bundle = string(record, "bundle_id"), string(record, "parent_bundle_id") == nil,
+                  seen.insert(bundle.lowercased()).inserted else { return nil }
+            let until = string(record, "launches_until").flatMap(ISO8601.parse)
+            return Build(bundleID: bundle, version: string(record, "formatted_version") ?? "", source: string(record, "source_kind") ?? "",
+                         launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map { status($0, asOf: asOf, end: end) },
+                         profileKind: string(record, "profile_kind"), path: string(record, "path") ?? "")
+        }.sorted { ($0.launchesUntil ?? .distantFuture, $0.bundleID) < ($1.launchesUntil ?? .distantFuture, $1.bundleID) }
+        return ReportData(asOf: asOf, days: days, teamID: teamID, catalogue: catalogue,
+                          lastIngest: try queries.lastSuccessfulIngest(), profiles: profiles,
+                          certificates: certificates, builds: builds)
+    }
+
+    /// Profiles expiring within the window (not yet expired), superseded ones included and marked.
+    var expiringSoon: [Item] { profiles.filter { $0.status == .week || $0.status == .window } }
+    /// Profiles already expired but still installed.
+    var expiredInstalled: [Item] { profiles.filter { $0.status == .expired } }
+    /// Everything on the timeline: profiles and certificates expiring by the window's end.
+    var timelineItems: [Item] { (profiles.filter { $0.status != .later } + certificates).sorted { $0.expires < $1.expires } }
+
+    /// Installed profiles by kind (rows) and status (columns).
+    var countsByKind: [(kind: String, counts: [Status: Int])] {
+        ProfileKind.allCases.map(\.rawValue).compactMap { kind in
+            let ofKind = profiles.filter { $0.kind == kind }
+            guard !ofKind.isEmpty else { return nil }
+            return (kind, Dictionary(grouping: ofKind, by: \.status).mapValues(\.count))
+        }
+    }
+
+    /// The catalogue's age at the time the report is made (not `asOf`), when it has been ingested.
+    func age(now: Date = Date()) -> TimeInterval? { lastIngest.map { now.timeIntervalSince($0) } }
+    var isStale: Bool { (age() ?? .infinity) > MaxAge.noticeAfter }
+}
