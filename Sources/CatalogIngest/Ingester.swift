@@ -50,9 +50,15 @@ package final class Ingester {
         _ = try db.query("PRAGMA synchronous = NORMAL")
         _ = try db.query("PRAGMA temp_store = MEMORY")
         try db.transaction(.immediate) {
-            runID = try writer.beginRun(roots: options.roots, at: now)
+            // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
+            // would key the same files twice and never see the other's rows as removed.
+            let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
+            runID = try writer.beginRun(roots: roots.map(\.path), at: now)
             report.runID = runID
-            for root in options.roots { try ingest(root: root) }
+            for root in roots {
+                guard try ingest(root: root.path) else { continue }
+                for alias in root.aliases { try retire(alias: alias) }
+            }
             report.profilesTotal = try db.queryFirst("""
                 SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
                 """)?.int("n") ?? 0
@@ -66,7 +72,9 @@ package final class Ingester {
 
     // MARK: One root
 
-    private func ingest(root: String) throws {
+    /// Walks one root; false when the root itself could not be read.
+    @discardableResult
+    private func ingest(root: String) throws -> Bool {
         var walker = TreeWalker(excludes: options.excludes)
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
         var pending: [(Candidate, CatalogWriter.FileStamp)] = []
@@ -97,11 +105,20 @@ package final class Ingester {
             try fail(problem.path, problem.message)
         }
         // A root that could not be read at all (an unmounted disk) marks nothing removed.
-        guard rootReadable else { return }
+        guard rootReadable else { return false }
         // Nor does a folder below it that could not be listed (permissions, a flaky mount).
         let unknown = walker.problems.filter(\.contentsUnknown).map(\.path)
         try markRemoved(under: root, knownStamps: stamps, except: unknown)
         try writer.touchLive(under: root, at: now)
+        return true
+    }
+
+    /// Rows stored under another spelling of a root walked this run (by a version that did not
+    /// resolve roots, or from a duplicate root) are marked removed: those files are catalogued under
+    /// the on-disk spelling now. What this run saw under the alias itself is kept.
+    private func retire(alias: String) throws {
+        let stamps = try writer.fileStamps(under: alias)
+        try markRemoved(under: alias, knownStamps: stamps, except: [])
     }
 
     // MARK: Decoding a batch

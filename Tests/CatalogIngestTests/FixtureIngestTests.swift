@@ -66,7 +66,7 @@ import Testing
         #expect(try connection.strings("SELECT status FROM ingest_runs WHERE id = ?", [.integer(report.runID)]) == ["ok"])
     }
 
-    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
     func theCLIExitsZeroDespiteBadFiles() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()
