@@ -100,6 +100,8 @@ package final class Ingester {
         }
         if !pending.isEmpty { try submit(pending) }
         try drain()
+        // AppleDouble sidecars are not read; the summary's skipped count includes them.
+        report.filesSkipped += walker.skippedAppleDouble
         for problem in walker.problems {
             if problem.path == root { rootReadable = false }
             try fail(problem.path, problem.message)
