@@ -43,12 +43,10 @@ package final class Ingester {
         onWarning = warning
         onProgress = progress
         now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        // A run is one large transaction: a 16 MB page cache (SQLite spills the rest to the WAL; a
-        // larger one bought no speed and cost 50 MB of RSS), and synchronous=NORMAL is durable enough
-        // in WAL mode (a power cut may lose the last run, never corrupt the file).
-        _ = try db.query("PRAGMA cache_size = -16384")
-        _ = try db.query("PRAGMA synchronous = NORMAL")
-        _ = try db.query("PRAGMA temp_store = MEMORY")
+        // A run is one large transaction. A power cut may lose the last run; whether the file stays
+        // consistent depends on the sync reaching the drive's medium, which on macOS only
+        // F_FULLFSYNC does: the store's settings say how each platform gets there.
+        try db.configureForIngestRun()
         try db.transaction(.immediate) {
             // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
             // would key the same files twice and never see the other's rows as removed.
