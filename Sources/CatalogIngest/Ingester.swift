@@ -53,10 +53,10 @@ package final class Ingester {
             let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
             runID = try writer.beginRun(roots: roots.map(\.path), at: now)
             report.runID = runID
-            for root in roots {
-                guard try ingest(root: root.path) else { continue }
-                for alias in root.aliases { try retire(alias: alias) }
-            }
+            var walked: [ResolvedRoot] = []
+            for root in roots where try ingest(root: root.path) { walked.append(root) }
+            // After every root, so nothing another root holds can look gone.
+            for root in walked { for alias in root.aliases { try retire(alias: alias) } }
             report.profilesTotal = try db.queryFirst("""
                 SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
                 """)?.int("n") ?? 0
@@ -71,7 +71,6 @@ package final class Ingester {
     // MARK: One root
 
     /// Walks one root; false when the root itself could not be read.
-    @discardableResult
     private func ingest(root: String) throws -> Bool {
         var walker = TreeWalker(excludes: options.excludes)
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
