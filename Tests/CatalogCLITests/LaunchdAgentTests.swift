@@ -47,20 +47,12 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: home + "/Library/MobileDevice/Provisioning Profiles",
                                                    withDestinationPath: profiles)
         let db = home + "/catalog.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CatalogProcess.executable)
-        process.arguments = Array(arguments.dropFirst())
         // What launchd gives an agent: HOME, a minimal PATH, no terminal. CATALOG_DB stands in for
         // the platform's default catalogue folder so the test writes nowhere else.
-        process.environment = ["HOME": home, "PATH": "/usr/bin:/bin", "CATALOG_DB": db]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(printed)")
+        let (status, printed) = try CatalogProcess.runAsScheduled(
+            CatalogProcess.executable, Array(arguments.dropFirst()),
+            environment: ["HOME": home, "PATH": "/usr/bin:/bin", "CATALOG_DB": db])
+        #expect(status == 0, "\(printed)")
         #expect(printed.isEmpty, "\(printed)")
         let shown = try CatalogProcess.run(["show", "FF765057-911B-4E46-A94B-D0EC08C7F27F", "--json", "--db", db])
         #expect(shown.status == 0, "\(shown.stderr)")
