@@ -41,8 +41,10 @@ import Testing
     /// UUIDs of the fixture profiles a renewal supersedes, by the README's definition, computed from
     /// expected.json (every fixture profile is present): another profile of the same team,
     /// application identifier, kind and platforms with a later effective expiry.
-    static func supersededFixtureProfiles() throws -> Set<String> {
-        let profiles = try fixtureProfiles()
+    static func supersededFixtureProfiles() throws -> Set<String> { superseded(among: try fixtureProfiles()) }
+
+    /// The UUIDs among `profiles` (expected.json records, all present) that another one supersedes.
+    static func superseded(among profiles: [[String: Any]]) -> Set<String> {
         func key(_ profile: [String: Any]) -> String {
             ["team_id", "application_identifier", "kind"].map { profile[$0] as? String ?? "-" }.joined(separator: "|")
                 + "|" + (profile["platforms"] as? [String] ?? []).joined(separator: ",")
@@ -340,7 +342,7 @@ import Testing
         let expected = Set(profiles.compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
             return date >= start && date <= end ? profile["uuid"] as? String : nil
-        }).subtracting(try Self.supersededFixtureProfiles())
+        }).subtracting(Self.superseded(among: profiles))
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days), "--all-locations"])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
         #expect(listed == expected)
