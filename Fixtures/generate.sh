@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
-# Regenerate every fixture under Fixtures/ (openssl + python3 stdlib only).
+# Regenerate every fixture under Fixtures/ (OpenSSL 3 + python3 stdlib only).
 # Usage: bash Fixtures/generate.sh   (from any directory)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 
-command -v openssl >/dev/null || { echo "generate.sh: openssl is required" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "generate.sh: python3 is required" >&2; exit 1; }
+# The scripts need OpenSSL 3 (`openssl cms`, `genpkey -pkeyopt`, `x509 -fingerprint -sha256`…). macOS
+# ships LibreSSL as /usr/bin/openssl, which differs in those: checked here, before anything is deleted.
+openssl_version="$(openssl version 2>/dev/null || true)"
+if ! [[ "$openssl_version" =~ ^OpenSSL\ ([0-9]+)\. ]] || [ "${BASH_REMATCH[1]}" -lt 3 ]; then
+    {
+        echo "generate.sh: needs OpenSSL 3 or later as \`openssl\` on PATH;"
+        echo "  found: ${openssl_version:-no openssl} ($(command -v openssl || echo 'not on PATH'))."
+        echo "  On macOS (which ships LibreSSL) install OpenSSL with Homebrew and put it first on PATH:"
+        echo "    brew install openssl@3"
+        echo "    export PATH=\"\$(brew --prefix openssl@3)/bin:\$PATH\""
+        echo "  On Debian/Ubuntu: apt-get install openssl. Nothing was changed."
+    } >&2
+    exit 1
+fi
 
 # The test-only signing keys are git-ignored (committed private keys trip secret scanners) but the
 # set the committed fixtures were signed with is in the history: restore it when keys/ is missing,

@@ -129,6 +129,46 @@ def app_bundle(root, short, build, profile_name, widget=True):
         write(os.path.join(w, "Widget"), fake_executable(2, 2048))
 
 
+def mac_info(bundle_id, name, package, **extra):
+    d = {
+        "CFBundleIdentifier": bundle_id,
+        "CFBundleShortVersionString": "2.0",
+        "CFBundleVersion": "200",
+        "CFBundleName": name,
+        "CFBundlePackageType": package,
+        "CFBundleExecutable": name,
+        "CFBundleSupportedPlatforms": ["MacOSX"],
+        "CFBundleInfoDictionaryVersion": "6.0",
+        "LSMinimumSystemVersion": "13.0",
+    }
+    d.update(extra)
+    return d
+
+
+def mac_host():
+    """A macOS app carrying the two nested bundle kinds only macOS has: an ExtensionKit extension
+    (Contents/Extensions/*.appex) and a system extension (Contents/Library/SystemExtensions/
+    *.systemextension), each with its own Contents/embedded.provisionprofile. No Developer ID
+    profile: it provisions every device, and the device tests count the builds a device can install."""
+    host = os.path.join(BUNDLES, "ExampleMacHost.app", "Contents")
+    write(os.path.join(host, "Info.plist"), xml(mac_info("com.example.machost", "ExampleMacHost", "APPL")))
+    write(os.path.join(host, "embedded.provisionprofile"), profile("macos-development.provisionprofile"))
+    write(os.path.join(host, "MacOS", "ExampleMacHost"), fake_executable(6, 2048))
+    ext = os.path.join(host, "Extensions", "Share.appex", "Contents")
+    write(os.path.join(ext, "Info.plist"), xml(mac_info(
+        "com.example.machost.share", "Share", "XPC!",
+        EXAppExtensionAttributes={"EXExtensionPointIdentifier": "com.apple.share-services"})))
+    write(os.path.join(ext, "embedded.provisionprofile"), profile("macos-appstore.provisionprofile"))
+    write(os.path.join(ext, "MacOS", "Share"), fake_executable(7, 1024))
+    sysx = os.path.join(host, "Library", "SystemExtensions", "com.example.machost.filter.systemextension",
+                        "Contents")
+    write(os.path.join(sysx, "Info.plist"), xml(mac_info(
+        "com.example.machost.filter", "com.example.machost.filter", "SYSX",
+        NetworkExtension={"NEProviderClasses": {"com.apple.networkextension.filter-data": "FilterDataProvider"}})))
+    write(os.path.join(sysx, "embedded.provisionprofile"), profile("catalyst.provisionprofile"))
+    write(os.path.join(sysx, "MacOS", "com.example.machost.filter"), fake_executable(8, 1024))
+
+
 def bundles():
     app_bundle(os.path.join(BUNDLES, "Example.app"), "1.2", "34", "ios-adhoc.mobileprovision")
 
@@ -147,6 +187,7 @@ def bundles():
     }))
     write(os.path.join(mac, "embedded.provisionprofile"), profile("macos-development.provisionprofile"))
     write(os.path.join(mac, "MacOS", "ExampleMac"), fake_executable(3, 4096))
+    mac_host()
 
     arc = os.path.join(BUNDLES, "Example.xcarchive")
     write(os.path.join(arc, "Info.plist"), xml({

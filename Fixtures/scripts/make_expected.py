@@ -262,6 +262,27 @@ def ipa_build(path):
             "app_path": app.rstrip("/")}
 
 
+# Where an app keeps bundles that are builds of their own (with the app as parent), and their suffix.
+NESTED = [("PlugIns", ".appex"), ("Watch", ".app"), ("Contents/PlugIns", ".appex"), ("Contents/Extensions", ".appex"),
+          ("Contents/Library/LoginItems", ".app"), ("Contents/Library/SystemExtensions", ".systemextension")]
+
+
+def nested_builds(app_dir):
+    out = []
+    for folder, suffix in NESTED:
+        full = os.path.join(app_dir, folder)
+        if not os.path.isdir(full):
+            continue
+        for name in sorted(os.listdir(full)):
+            if name.endswith(suffix):
+                child = os.path.join(full, name)
+                build = app_build(child)
+                build["parent"] = rel(app_dir)
+                out.append(build)
+                out.extend(nested_builds(child))
+    return out
+
+
 def builds():
     b = []
     bundles = os.path.join(HERE, "bundles")
@@ -269,6 +290,7 @@ def builds():
         path = os.path.join(bundles, name)
         if name.endswith(".app"):
             b.append(app_build(path))
+            b.extend(nested_builds(path))
         elif name.endswith(".xcarchive"):
             b.append(archive_build(path))
             apps = os.path.join(path, "Products", "Applications")
@@ -318,7 +340,10 @@ def main():
                  "as openssl prints them. platforms is Platform as written ([] when absent; the kind reads that as iOS) "
                  "(platform_key_present tells). files lists profile and Info.plist candidates under "
                  "profiles/, renewals/, report/, plists/, bundles/ (xcarchive top-level Info.plist is in builds, not files). "
-                 "envelope_certificates is the raw count in the CMS certificates SET, duplicates included.",
+                 "envelope_certificates is the raw count in the CMS certificates SET, duplicates included. "
+                 "Builds nested in an app (PlugIns/*.appex, Watch/*.app, and on macOS Contents/PlugIns, "
+                 "Contents/Extensions/*.appex, Contents/Library/LoginItems/*.app, "
+                 "Contents/Library/SystemExtensions/*.systemextension) carry parent: the app's path.",
         "profiles": profiles,
         "files": files,
         "builds": builds(),

@@ -12,6 +12,8 @@ package struct IngestOptions: Sendable {
     package var batchSize = 256
     /// Stop after this many writes (tests use it to die mid-run); nil in normal use.
     package var crashAfterWrites: Int?
+    /// Finds each root's on-disk spelling and identity (tests substitute a case-folding double).
+    package var pathResolver: any PathResolving = SystemPathResolver()
 
     package init(roots: [String], excludes: [String] = [], full: Bool = false) {
         self.roots = roots

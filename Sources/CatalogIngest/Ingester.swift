@@ -43,16 +43,20 @@ package final class Ingester {
         onWarning = warning
         onProgress = progress
         now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        // A run is one large transaction: a 16 MB page cache (SQLite spills the rest to the WAL; a
-        // larger one bought no speed and cost 50 MB of RSS), and synchronous=NORMAL is durable enough
-        // in WAL mode (a power cut may lose the last run, never corrupt the file).
-        _ = try db.query("PRAGMA cache_size = -16384")
-        _ = try db.query("PRAGMA synchronous = NORMAL")
-        _ = try db.query("PRAGMA temp_store = MEMORY")
+        // A run is one large transaction. A power cut may lose the last run; whether the file stays
+        // consistent depends on the sync reaching the drive's medium, which on macOS only
+        // F_FULLFSYNC does: the store's settings say how each platform gets there.
+        try db.configureForIngestRun()
         try db.transaction(.immediate) {
-            runID = try writer.beginRun(roots: options.roots, at: now)
+            // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
+            // would key the same files twice and never see the other's rows as removed.
+            let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
+            runID = try writer.beginRun(roots: roots.map(\.path), at: now)
             report.runID = runID
-            for root in options.roots { try ingest(root: root) }
+            var walked: [ResolvedRoot] = []
+            for root in roots where try ingest(root: root.path) { walked.append(root) }
+            // After every root, so nothing another root holds can look gone.
+            for root in walked { for alias in root.aliases { try retire(alias: alias) } }
             report.profilesTotal = try db.queryFirst("""
                 SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
                 """)?.int("n") ?? 0
@@ -66,7 +70,8 @@ package final class Ingester {
 
     // MARK: One root
 
-    private func ingest(root: String) throws {
+    /// Walks one root; false when the root itself could not be read.
+    private func ingest(root: String) throws -> Bool {
         var walker = TreeWalker(excludes: options.excludes)
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
         var pending: [(Candidate, CatalogWriter.FileStamp)] = []
@@ -92,16 +97,27 @@ package final class Ingester {
         }
         if !pending.isEmpty { try submit(pending) }
         try drain()
+        // AppleDouble sidecars are not read; the summary's skipped count includes them.
+        report.filesSkipped += walker.skippedAppleDouble
         for problem in walker.problems {
             if problem.path == root { rootReadable = false }
             try fail(problem.path, problem.message)
         }
         // A root that could not be read at all (an unmounted disk) marks nothing removed.
-        guard rootReadable else { return }
+        guard rootReadable else { return false }
         // Nor does a folder below it that could not be listed (permissions, a flaky mount).
         let unknown = walker.problems.filter(\.contentsUnknown).map(\.path)
         try markRemoved(under: root, knownStamps: stamps, except: unknown)
         try writer.touchLive(under: root, at: now)
+        return true
+    }
+
+    /// Rows stored under another spelling of a root walked this run (by a version that did not
+    /// resolve roots, or from a duplicate root) are marked removed: those files are catalogued under
+    /// the on-disk spelling now. What this run saw under the alias itself is kept.
+    private func retire(alias: String) throws {
+        let stamps = try writer.fileStamps(under: alias)
+        try markRemoved(under: alias, knownStamps: stamps, except: [])
     }
 
     // MARK: Decoding a batch

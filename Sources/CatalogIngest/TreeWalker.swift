@@ -17,6 +17,10 @@ package struct TreeWalker {
     package var excludes: [String]
     package private(set) var problems: [Problem] = []
     package private(set) var skippedSymlinks = 0
+    /// AppleDouble sidecars (`._name.mobileprovision`, written beside each file by macOS on exFAT,
+    /// FAT, NFS and SMB volumes to hold its extended attributes) of files that would be candidates:
+    /// not profiles or archives, so skipped rather than reported as broken.
+    package private(set) var skippedAppleDouble = 0
 
     package init(excludes: [String] = []) {
         self.excludes = excludes
@@ -72,6 +76,10 @@ package struct TreeWalker {
                     try walkFolder(path, depth: depth + 1, visit)
                 }
             case .file:
+                if name.hasPrefix("._") {
+                    if fileCandidate(path, name: String(name.dropFirst(2))) != nil { skippedAppleDouble += 1 }
+                    continue
+                }
                 if let candidate = fileCandidate(path, name: name) { try visit(candidate) }
             default:
                 continue
@@ -80,26 +88,30 @@ package struct TreeWalker {
     }
 
     /// Extensions (`PlugIns/*.appex`) and watch apps (`Watch/*.app`) inside an app are builds of
-    /// their own, with the app as parent. Archives and other bundles are not entered. The app folder
-    /// is listed once and only the subfolders it has are opened (an unchanged tree is mostly this).
+    /// their own, with the app as parent; in a macOS app also `Contents/PlugIns/*.appex`,
+    /// ExtensionKit's `Contents/Extensions/*.appex`, `Contents/Library/LoginItems/*.app` and
+    /// `Contents/Library/SystemExtensions/*.systemextension`, each with its own
+    /// `Contents/embedded.provisionprofile`. Archives and other bundles are not entered. The app
+    /// folder is listed once and only the subfolders it has are opened (an unchanged tree is mostly this).
     private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
         guard candidate.kind == .app, let top = listFolder(candidate.path, reportErrors: false) else { return }
         var folders: [String] = []
         for (name, _) in top {
             if name == "PlugIns" || name == "Watch" { folders.append(candidate.path + "/" + name) }
             if name == "Contents", let contents = listFolder(candidate.path + "/Contents", reportErrors: false) {
-                for (inner, _) in contents where inner == "PlugIns" {
-                    folders.append(candidate.path + "/Contents/PlugIns")
+                for (inner, _) in contents where inner == "PlugIns" || inner == "Extensions" {
+                    folders.append(candidate.path + "/Contents/" + inner)
                 }
                 for (inner, _) in contents where inner == "Library" {
                     folders.append(candidate.path + "/Contents/Library/LoginItems")
+                    folders.append(candidate.path + "/Contents/Library/SystemExtensions")
                 }
             }
         }
         for folder in folders {
             guard let entries = listFolder(folder, reportErrors: false) else { continue }
             for (name, type) in entries where type == .directory || type == .unknown {
-                guard name.hasSuffix(".appex") || name.hasSuffix(".app"),
+                guard name.hasSuffix(".appex") || name.hasSuffix(".app") || name.hasSuffix(".systemextension"),
                       AppBundleReader.layout(of: folder + "/" + name) != nil else { continue }
                 let nested = Candidate(kind: .app, path: folder + "/" + name, parentPath: candidate.path)
                 try visit(nested)
@@ -146,13 +158,11 @@ package struct TreeWalker {
         defer { closedir(dir) }
         var entries: [(String, EntryType)] = []
         while let entry = readdir(dir) {
-            let decoded = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
-                // Decoding repairs invalid UTF-8; a name whose bytes change in the round trip is not
-                // valid UTF-8. (String(validating:) would say so directly but needs macOS 15.)
-                let bytes = raw.prefix { $0 != 0 }
-                let name = String(decoding: bytes, as: UTF8.self)
-                return name.utf8.elementsEqual(bytes) ? name : nil
-            }
+            let bytes = Self.nameBytes(of: entry)
+            // Decoding repairs invalid UTF-8; a name whose bytes change in the round trip is not
+            // valid UTF-8. (String(validating:) would say so directly but needs macOS 15.)
+            let repaired = String(decoding: bytes, as: UTF8.self)
+            let decoded = repaired.utf8.elementsEqual(bytes) ? repaired : nil
             guard let name = decoded else {
                 // A lossy repair would name a different file; the catalogue keys paths as text.
                 problems.append(Problem(path: folder, message: "skipped an entry whose name is not valid UTF-8"))
@@ -171,5 +181,24 @@ package struct TreeWalker {
         }
         entries.sort { $0.0 < $1.0 }
         return entries
+    }
+
+    /// Where `d_name` starts in a `dirent`. It is the last field on Linux and Darwin alike.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)
+        ?? MemoryLayout<dirent>.size - MemoryLayout.size(ofValue: dirent().d_name)
+
+    /// The name of a `readdir` record, read in place. The record is only as long as its name:
+    /// copying the declared `d_name` field (1,024 bytes on Darwin, 256 on Linux), as
+    /// `withUnsafeBytes(of: entry.pointee.d_name)` does, reads past it (AddressSanitizer on macOS
+    /// reports a heap over-read). Darwin gives the length in `d_namlen`; Linux has no such field, so
+    /// the name runs to its NUL.
+    private static func nameBytes(of entry: UnsafeMutablePointer<dirent>) -> UnsafeRawBufferPointer {
+        let start = UnsafeRawPointer(entry) + nameOffset
+        #if canImport(Darwin)
+        let length = Int(entry.pointee.d_namlen)
+        #else
+        let length = strlen(start.assumingMemoryBound(to: CChar.self))
+        #endif
+        return UnsafeRawBufferPointer(start: start, count: length)
     }
 }

@@ -46,6 +46,24 @@ struct CatalogProcess {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs a program as a scheduler does (cron, launchd): exactly `environment`, no terminal, stdout
+    /// and stderr into one stream, as either would mail or log them.
+    static func runAsScheduled(_ executable: String, _ arguments: [String],
+                               environment: [String: String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, printed)
+    }
+
     /// Parses stdout as JSON (objects as `[String: Any]`).
     static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])

@@ -62,18 +62,9 @@ import Testing
         var environment = ["PATH": "/usr/bin:/bin", "HOME": root, "SHELL": "/bin/sh"]
         for (name, value) in crontab.variables { environment[name] = relocate(value) }
         for job in jobs {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", relocate(job)]
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(job): \(printed)")
+            let (status, printed) = try CatalogProcess.runAsScheduled("/bin/sh", ["-c", relocate(job)],
+                                                                      environment: environment)
+            #expect(status == 0, "\(job): \(printed)")
             #expect(printed.isEmpty, "cron would mail this for '\(job)': \(printed)")
         }
     }

@@ -54,7 +54,7 @@ import CatalogTestSupport
 
     // MARK: Corrupt and foreign files
 
-    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
     func aCorruptFileIsRefusedAndLeftAlone() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures("profiles", to: "tree")
@@ -78,7 +78,7 @@ import CatalogTestSupport
         }
     }
 
-    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
     func aCatalogueFromANewerBinaryIsRefusedAndLeftAlone() throws {
         let scratch = try Scratch()
         let (tree, db) = try makeCatalogue(scratch)
@@ -93,7 +93,7 @@ import CatalogTestSupport
         #expect(try readBytes(db) == before)
     }
 
-    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
     func someoneElsesDatabaseIsRefused() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures("profiles", to: "tree")
@@ -112,7 +112,7 @@ import CatalogTestSupport
 
     // MARK: File modes
 
-    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
     func aNewCatalogueIsPrivateAndAnExistingModeIsKept() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures("profiles", to: "tree")

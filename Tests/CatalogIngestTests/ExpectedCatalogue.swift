@@ -67,6 +67,14 @@ struct ExpectedCatalogue {
             #expect(row.string("profile_uuid") == uuid.uppercased(), "\(relative): profile_uuid",
                     sourceLocation: sourceLocation)
         }
+        // A nested bundle (an extension, a watch app, a system extension) points at its app.
+        if let parent = build["parent"] as? String {
+            let parents = try db.strings("""
+                SELECT p.path AS path FROM builds b JOIN builds p ON p.id = b.parent_build_id
+                WHERE b.path = ? AND b.app_path = '' AND b.removed_at IS NULL
+                """, [.text(path)])
+            #expect(parents == [absolute(parent)], "\(relative): parent", sourceLocation: sourceLocation)
+        }
         if kind == "xcarchive", let appPath = build["app_path"] as? String {
             #expect(path + "/" + (row.string("app_path") ?? "") == absolute(appPath), "\(relative): app_path",
                     sourceLocation: sourceLocation)

@@ -31,18 +31,26 @@ import Testing
         try ingest([tree], db: db, batchSize: [256, 8, 64][round % 3])
         let connection = try Connection.openCatalogue(path: db, readOnly: true)
         let rows = try connection.query("""
-            SELECT b.path AS path, p.path AS parent FROM builds b LEFT JOIN builds p ON p.id = b.parent_build_id
-            WHERE b.path LIKE '%.appex'
+            SELECT b.path AS path, p.path AS parent FROM builds b JOIN builds p ON p.id = b.parent_build_id
+            ORDER BY b.path
             """)
-        #expect(rows.count == 1)
-        for row in rows {
-            #expect(row.string("path") == tree + "/bundles/Example.app/PlugIns/Widget.appex")
-            #expect(row.string("parent") == tree + "/bundles/Example.app")
-        }
-        // Top-level builds have no parent.
-        #expect(try connection.count("""
-            SELECT count(*) AS n FROM builds WHERE parent_build_id IS NOT NULL AND path NOT LIKE '%.appex'
-            """) == 0)
+        let nested = rows.map { [$0.string("path") ?? "", $0.string("parent") ?? ""] }
+        let app = tree + "/bundles/Example.app", mac = tree + "/bundles/ExampleMacHost.app"
+        #expect(nested == [
+            [app + "/PlugIns/Widget.appex", app],
+            // macOS only: ExtensionKit extensions and system extensions (issue 17).
+            [mac + "/Contents/Extensions/Share.appex", mac],
+            [mac + "/Contents/Library/SystemExtensions/com.example.machost.filter.systemextension", mac],
+        ])
+        // Each with its own embedded profile, recorded inside it.
+        let locations = try connection.strings("""
+            SELECT path FROM profile_locations WHERE container_path LIKE ? AND container_kind = 'app' ORDER BY path
+            """, [.text(mac + "%")])
+        #expect(locations == [
+            mac + "/Contents/Extensions/Share.appex/Contents/embedded.provisionprofile",
+            mac + "/Contents/Library/SystemExtensions/com.example.machost.filter.systemextension/Contents/embedded.provisionprofile",
+            mac + "/Contents/embedded.provisionprofile",
+        ])
     }
 
     @Test func badFixturesAreRecordedAndTheRunGoesOn() throws {
@@ -66,7 +74,7 @@ import Testing
         #expect(try connection.strings("SELECT status FROM ingest_runs WHERE id = ?", [.integer(report.runID)]) == ["ok"])
     }
 
-    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
     func theCLIExitsZeroDespiteBadFiles() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()

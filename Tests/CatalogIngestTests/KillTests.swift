@@ -6,7 +6,7 @@ import CatalogTestSupport
 /// Issue "reliability": kill the ingester (SIGKILL) at 20 moments of a run; after each the file passes
 /// `PRAGMA integrity_check`, holds no 'running' run, and the next run produces the same catalogue as
 /// an uninterrupted one.
-@Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+@Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
 struct KillTests {
     /// Fixtures plus the real corpus when present, copied so every run sees the same paths.
     private func makeTree(_ scratch: Scratch) throws -> String {

@@ -4,9 +4,18 @@ import Foundation
 /// team's real corpus at `../shared/real-corpus` beside the checkout when present (CI has it), and
 /// the `catalog` executable in the build folder.
 public enum TestPaths {
-    /// The package root, three levels above this file.
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+    /// The package root, three levels above this file, under its on-disk spelling (the ingest
+    /// stores roots so; a checkout reached through a symlink would otherwise differ).
+    public static let packageRoot = onDiskSpelling(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path)
+
+    /// `realpath(3)` of an existing path (symlinks resolved: on macOS `/var` → `/private/var`), else
+    /// the path as given. Not Foundation's `resolvingSymlinksInPath`, which on macOS strips `/private`.
+    public static func onDiskSpelling(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 
     public static var fixtures: String { packageRoot + "/Fixtures" }
 
@@ -21,15 +30,42 @@ public enum TestPaths {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    /// The `catalog` executable: `$CATALOG_BIN`, else beside the test bundle in the build folder.
+    /// The `catalog` executable: `$CATALOG_BIN`, else the first of `executableCandidates` that is an
+    /// executable file, else the first candidate (so a failure names where it was looked for).
     public static var catalogExecutable: String {
         if let path = ProcessInfo.processInfo.environment["CATALOG_BIN"] { return path }
-        var folder = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("catalog").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
+        let candidates = executableCandidates
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+    }
+
+    /// Where the build puts `catalog`, nearest first. The test bundle's folder and its parents: on
+    /// macOS `Bundle.main` is the toolchain's `xctest` or `swiftpm-testing-helper` (inside Xcode), so
+    /// the bundle holding this code is found through a class of its own (`Bundle(for:)`), which is
+    /// `.build/<triple>/debug/catalogPackageTests.xctest` there; on Linux both are the test
+    /// executable beside `catalog`. Last, `.build/debug` and `.build/release` under the package root
+    /// derived from `#filePath` (a custom `--scratch-path` needs `$CATALOG_BIN`).
+    public static var executableCandidates: [String] {
+        var candidates: [String] = []
+        for bundle in [Bundle(for: BundleToken.self).bundleURL, Bundle.main.bundleURL] {
+            var folder = bundle
+            for _ in 0..<3 {
+                candidates.append(folder.appendingPathComponent("catalog").path)
+                folder.deleteLastPathComponent()
+            }
         }
-        return Bundle.main.bundleURL.appendingPathComponent("catalog").path
+        candidates += [packageRoot + "/.build/debug/catalog", packageRoot + "/.build/release/catalog"]
+        var unique: [String] = []
+        for path in candidates where !unique.contains(path) { unique.append(path) }
+        return unique
+    }
+
+    /// True under a CI service (GitHub Actions, GitLab, Buildkite… all set `CI`): there a missing
+    /// `catalog` binary fails the tests that need it instead of skipping them.
+    public static var isCI: Bool {
+        guard let value = ProcessInfo.processInfo.environment["CI"] else { return false }
+        return !value.isEmpty && value.lowercased() != "false" && value != "0"
     }
 }
+
+/// A class defined in the test code, so `Bundle(for:)` finds the bundle the tests were loaded from.
+private final class BundleToken {}
