@@ -38,8 +38,10 @@ package final class CatalogWriter {
     private enum HotStatement: String {
         case insertCertificate = """
             INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
-                serial, not_before, not_after, first_seen)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                serial, not_before, not_after, first_seen, type)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (sha1) DO UPDATE SET type = excluded.type
+            WHERE excluded.type IS NOT NULL AND certificates.type IS NOT excluded.type
             """
         case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
         case profileID = "SELECT id FROM profiles WHERE uuid = ?"
@@ -237,6 +239,7 @@ package final class CatalogWriter {
                 SQLValue(certificate.teamID), SQLValue(certificate.organization),
                 SQLValue(certificate.issuerCommonName), .text(certificate.serial),
                 SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen,
+                SQLValue(certificate.type?.rawValue),
             ]) }
             try run(.linkCertificate, [uuid, .text(certificate.sha1)])
         }

@@ -213,5 +213,22 @@ CREATE INDEX builds_bundle_id_version ON builds (bundle_id COLLATE NOCASE, versi
 -- expiry first.
 CREATE INDEX profiles_supersession ON profiles (team_id, application_identifier, kind, effective_expiration_date);
 """#),
+        Migration(id: 4, name: "certificate_type", sql: #"""
+-- 0004_certificate_type: what each developer certificate signs for ("Apple Development", "iPhone
+-- Distribution", "Developer ID Application", …), read by the decoder from Apple's certificate
+-- extensions (1.2.840.113635.100.6.1.N), else from the common name's prefix. Rows catalogued before
+-- this migration get the common-name reading; an ingest that decodes the certificate again sets the
+-- extension reading.
+ALTER TABLE certificates ADD COLUMN type TEXT;
+
+UPDATE certificates SET type = substr(common_name, 1, instr(common_name, ':') - 1)
+WHERE instr(common_name, ':') > 0
+  AND substr(common_name, 1, instr(common_name, ':') - 1) IN (
+      'Apple Development', 'Apple Distribution', 'iPhone Developer', 'iPhone Distribution', 'Mac Developer',
+      '3rd Party Mac Developer Application', '3rd Party Mac Developer Installer',
+      'Developer ID Application', 'Developer ID Installer');
+
+CREATE INDEX certificates_type ON certificates (type);
+"""#),
     ]
 }

@@ -165,3 +165,33 @@ import Testing
         #expect(far.status == 64 && !far.stderr.contains("did you mean"))
     }
 }
+
+/// `certificates` by type, expiry and name; every certificate row and `show` carry its type.
+@Suite struct CertificateListingTests {
+    typealias Catalogue = QueryCommandTests.Catalogue
+
+    @Test func certificatesByTypeExpiryAndName() throws {
+        let catalogue = try Catalogue()
+        let all = try catalogue.records(["certificates"])
+        #expect(all.allSatisfy { $0.keys.contains("certificate_type") })
+        #expect(all.contains { $0["certificate_type"] as? String == "Apple Development" })
+        let development = try catalogue.records(["certificates", "--type", "apple-development"])
+        #expect(!development.isEmpty && development.allSatisfy { $0["certificate_type"] as? String == "Apple Development" })
+        #expect(development.count == all.filter { $0["certificate_type"] as? String == "Apple Development" }.count)
+        let two = try catalogue.records(["certificates", "--type", "Apple Distribution", "--type", "iphone-developer"])
+        #expect(Set(two.compactMap { $0["certificate_type"] as? String }) == ["Apple Distribution", "iPhone Developer"])
+        let bad = try catalogue.run(["certificates", "--type", "developer"])
+        #expect(bad.status == 64 && bad.stderr.contains("apple-development"))
+
+        let expired = try catalogue.records(["certificates", "--expired", "--as-of", "2026-11-20"])
+        let valid = try catalogue.records(["certificates", "--valid", "--as-of", "2026-11-20"])
+        #expect(!expired.isEmpty && !valid.isEmpty && expired.count + valid.count == all.count)
+        #expect(expired.allSatisfy { ($0["days_left"] as? Int ?? 0) < 0 })
+        let jane = try catalogue.records(["certificates", "--name", "jane doe"])
+        #expect(!jane.isEmpty && jane.allSatisfy { ($0["common_name"] as? String)?.contains("Jane Doe") == true })
+
+        let detail = try CatalogProcess.json(try catalogue.run(["show", "080B4AFF-C595-4955-AEED-8B8810E698FC", "--json"]).stdout) as? [String: Any]
+        let certificates = detail?["certificates"] as? [[String: Any]] ?? []
+        #expect(certificates.first?["certificate_type"] as? String == "Apple Distribution")
+    }
+}

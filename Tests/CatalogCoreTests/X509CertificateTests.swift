@@ -19,11 +19,12 @@ import Testing
                             issuer: [UInt8] = B.sequence(attribute(3, 0x13, Array("Test CA".utf8))),
                             subject: [UInt8],
                             notBefore: [UInt8] = utcTime("210802130506Z"),
-                            notAfter: [UInt8] = utcTime("211122131059Z")) -> [UInt8] {
+                            notAfter: [UInt8] = utcTime("211122131059Z"),
+                            extensions: [UInt8] = B.explicit(3, B.sequence())) -> [UInt8] {
         var tbs: [UInt8] = version ? B.explicit(0, B.integer([0x02])) : []
         tbs += B.integer(serial) + ecdsaSHA256 + issuer + B.sequence(notBefore, notAfter) + subject
         tbs += B.sequence(B.sequence(B.oid([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01])), B.tlv(0x03, [0x00, 0x04]))
-        tbs += B.explicit(3, B.sequence())
+        tbs += extensions
         return B.sequence(B.tlv(0x30, tbs), ecdsaSHA256, B.tlv(0x03, [0x00, 0x01]))
     }
 

@@ -53,6 +53,7 @@ extension DeveloperCertificate {
             ("not_after", .date(notAfter)),
             ("sha1", .string(sha1)),
             ("sha256", .string(sha256)),
+            ("certificate_type", .optional(type?.rawValue)),
         ])
     }
 }

@@ -12,6 +12,7 @@ extension DeveloperCertificate {
                   notBefore: certificate.notBefore,
                   notAfter: certificate.notAfter,
                   sha1: Digest.sha1Hex(der),
-                  sha256: Digest.sha256Hex(der))
+                  sha256: Digest.sha256Hex(der),
+                  type: CertificateType.of(extensions: certificate.appleExtensionNumbers, commonName: certificate.subjectCommonName))
     }
 }

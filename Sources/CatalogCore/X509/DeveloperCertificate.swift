@@ -18,9 +18,12 @@ public struct DeveloperCertificate: Sendable, Equatable, Hashable {
     /// Uppercase hex, no separators, of the DER certificate.
     public var sha1: String
     public var sha256: String
+    /// What it signs for, from Apple's extensions or its common name; nil when neither says.
+    public var type: CertificateType?
 
     public init(commonName: String?, teamID: String?, organization: String?, issuerCommonName: String?,
-                serial: String, notBefore: Date, notAfter: Date, sha1: String, sha256: String) {
+                serial: String, notBefore: Date, notAfter: Date, sha1: String, sha256: String,
+                type: CertificateType? = nil) {
         self.commonName = commonName
         self.teamID = teamID
         self.organization = organization
@@ -30,5 +33,6 @@ public struct DeveloperCertificate: Sendable, Equatable, Hashable {
         self.notAfter = notAfter
         self.sha1 = sha1
         self.sha256 = sha256
+        self.type = type
     }
 }

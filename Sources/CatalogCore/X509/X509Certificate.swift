@@ -40,6 +40,10 @@ package struct X509Certificate: Sendable, Equatable {
     package let serialHex: String
     package let notBefore: Date
     package let notAfter: Date
+    /// The N of each extension 1.2.840.113635.100.6.1.N Apple marks a certificate's purpose with
+    /// (2 iOS development, 4 iOS distribution, 7 Mac App Store, 8 Mac installer, 12 Mac
+    /// development, 13 Developer ID Application, 14 Developer ID Installer), in order.
+    package let appleExtensionNumbers: [UInt8]
 
     /// Throws `DecodeError` of kind `.malformedCertificate`, with the byte offset in `der`.
     package init(der: [UInt8]) throws {
@@ -66,12 +70,46 @@ package struct X509Certificate: Sendable, Equatable {
         }
         let subject = try Self.parseName(try fields.read(.sequence, "subject"), reader)
         _ = try fields.read(.sequence, "subjectPublicKeyInfo")
-        // The unique identifiers and extensions are not needed.
+        // The unique identifiers are not needed; the extensions only for Apple's purpose marks.
+        _ = fields.readOptional(.contextSpecific(1))
+        _ = fields.readOptional(.contextSpecific(2))
+        if let extensions = fields.readOptional(.contextSpecific(3)) {
+            // Only a hint for the certificate's type: odd extensions must not cost the certificate.
+            appleExtensionNumbers = (try? Self.appleExtensionNumbers(try reader.explicit(extensions, 3, "extensions"), reader)) ?? []
+        } else {
+            appleExtensionNumbers = []
+        }
 
         issuerCommonName = issuer[Self.commonName]
         subjectCommonName = subject[Self.commonName]
         subjectOrganizationalUnit = subject[Self.organizationalUnit]
         subjectOrganization = subject[Self.organization]
+    }
+
+    // MARK: Extensions
+
+    /// DER content of the OID arc 1.2.840.113635.100.6.1 (Apple certificate extensions).
+    static let appleExtensionArc: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x01]
+
+    /// `Extensions ::= SEQUENCE OF Extension`, `Extension ::= SEQUENCE { extnID OBJECT IDENTIFIER,
+    /// critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }`: the last arc of each extnID under
+    /// `appleExtensionArc`.
+    static func appleExtensionNumbers(_ extensions: BERNode, _ reader: BERReader) throws -> [UInt8] {
+        var numbers: [UInt8] = []
+        try reader.sequence(extensions, "extensions") { list in
+            while let entry = list.next() {
+                let id = try reader.sequence(entry, "extension") { fields -> ArraySlice<UInt8> in
+                    let id = try fields.read(.objectIdentifier, "extnID")
+                    _ = fields.readOptional(.boolean)
+                    _ = try fields.read(.octetString, "extnValue")
+                    return reader.content(of: id)
+                }
+                if id.count == appleExtensionArc.count + 1, id.starts(with: appleExtensionArc), let last = id.last, last < 0x80 {
+                    numbers.append(last)
+                }
+            }
+        }
+        return numbers
     }
 
     // MARK: Serial number

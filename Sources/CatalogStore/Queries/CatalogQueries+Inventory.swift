@@ -3,22 +3,50 @@ import Foundation
 
 // Certificates, devices, ingest runs, errors and overall statistics.
 extension CatalogQueries {
-    package func certificates(expiringFrom from: Date?, to: Date?, teamID: String?, now: Date) throws -> [JSONValue] {
+    /// Filters of `catalog certificates`.
+    package struct CertificateFilter: Sendable {
+        /// notAfter at or after / at or before these dates (the `--expiring` window).
+        package var notAfterFrom: Date?
+        package var notAfterTo: Date?
+        package var teamID: String?
+        /// `CertificateType` raw values; any of them.
+        package var types: [String]?
+        /// true: expired at `now`; false: still valid; nil: either.
+        package var expired: Bool?
+        package var nameContains: String?
+        package var now = Date()
+
+        package init() {}
+    }
+
+    package func certificates(_ filter: CertificateFilter) throws -> [JSONValue] {
         var clauses = QueryFilter()
-        if let from { clauses.add("c.not_after >= ?", SQLValue(from)) }
-        if let to { clauses.add("c.not_after <= ?", SQLValue(to)) }
-        if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
+        if let from = filter.notAfterFrom { clauses.add("c.not_after >= ?", SQLValue(from)) }
+        if let to = filter.notAfterTo { clauses.add("c.not_after <= ?", SQLValue(to)) }
+        if let teamID = filter.teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
+        if let types = filter.types { clauses.add("c.type IN (SELECT value FROM json_each(?))", .text(JSONValue.strings(types).serialized())) }
+        if let expired = filter.expired {
+            clauses.add(expired ? "c.not_after < ?" : "c.not_after >= ?", SQLValue(filter.now))
+        }
+        if let name = filter.nameContains { clauses.add("instr(lower(c.common_name), lower(?)) > 0", .text(name)) }
         return try db.query("""
-            SELECT c.sha1, c.common_name, c.team_id, c.organization, c.issuer_common_name, c.serial,
+            SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name, c.serial,
                    c.not_before, c.not_after,
                    (SELECT count(*) FROM profile_certificates pc WHERE pc.certificate_sha1 = c.sha1) AS profile_count,
                    c.sha256
             FROM certificates c \(clauses.sql) ORDER BY c.not_after, c.sha1
             """, clauses.parameters).map { row in
-            var pairs: [(String, JSONValue)] = [("type", .string("certificate"))] + RecordMapping.json(row)
-            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("not_after"), from: now)), at: 9)
-            return .object(pairs)
+            .object(Self.insertingDaysLeft(into: [("type", .string("certificate"))] + RecordMapping.json(row),
+                                           after: "not_after", from: filter.now))
         }
+    }
+
+    /// `days_left` from `now` to the date under `key`, placed right after it.
+    static func insertingDaysLeft(into pairs: [(String, JSONValue)], after key: String, from now: Date) -> [(String, JSONValue)] {
+        guard let index = pairs.firstIndex(where: { $0.0 == key }), case .string(let date) = pairs[index].1 else { return pairs }
+        var result = pairs
+        result.insert(("days_left", RecordMapping.daysLeft(date, from: now)), at: index + 1)
+        return result
     }
 
     /// Every device with how many profiles (and live profiles) list it, most used first.

@@ -136,7 +136,7 @@ extension CatalogQueries {
         if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
         let sql = """
-            SELECT c.sha1, c.common_name, c.team_id, c.serial, c.not_after,
+            SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.serial, c.not_after,
                 (SELECT count(DISTINCT pc.profile_uuid) FROM profile_certificates pc
                  JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
                  WHERE pc.certificate_sha1 = c.sha1) AS profile_count
@@ -145,10 +145,8 @@ extension CatalogQueries {
             """
         return try db.query(sql, clauses.parameters).compactMap { row in
             guard (row.int("profile_count") ?? 0) > 0 else { return nil }
-            var pairs: [(String, JSONValue)] = [("type", .string("certificate"))]
-            pairs += RecordMapping.json(row)
-            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("not_after"), from: from)), at: pairs.count - 1)
-            return .object(pairs)
+            return .object(Self.insertingDaysLeft(into: [("type", .string("certificate"))] + RecordMapping.json(row),
+                                                  after: "not_after", from: from))
         }
     }
 
@@ -171,8 +169,8 @@ extension CatalogQueries {
         }
         pairs.append(("entitlements", .object(entitlements)))
         pairs.append(("certificates", .array(try db.query("""
-            SELECT c.common_name, c.team_id, c.organization, c.issuer_common_name, c.serial, c.not_before,
-                   c.not_after, c.sha1, c.sha256
+            SELECT c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name, c.serial,
+                   c.not_before, c.not_after, c.sha1, c.sha256
             FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
             WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
             """, [key]).map { .object(RecordMapping.json($0)) })))
