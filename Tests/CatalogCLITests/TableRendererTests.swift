@@ -25,6 +25,7 @@ import Testing
         #expect(lines[1].contains("expired 3 days ago"))
         #expect(lines[1].contains("A rather long"))
         #expect(lines[1].hasSuffix("AFF.mobileprovision"), "paths keep their end, the file name")
+
         #expect(lines[1].contains("…"))
     }
 
@@ -34,6 +35,83 @@ import Testing
         #expect(!out.contains("\u{1B}"))
         let coloured = TableRenderer(columns: columns, width: 300, color: true).render([record])
         #expect(coloured.hasPrefix("\u{1B}[1mUUID"))
+    }
+
+    /// Column start positions (in display columns) of the header, which every row must share.
+    static func starts(_ line: Substring) -> [Int] {
+        var starts: [Int] = [0], column = 0, previous: [Character] = []
+        for character in line {
+            if previous.suffix(2) == [" ", " "], character != " " { starts.append(column) }
+            previous.append(character)
+            column += DisplayWidth.of(character)
+        }
+        return starts
+    }
+
+    /// The display column at which each character of `line` starts.
+    static func offsets(_ line: Substring) -> [Int: Character] {
+        var offsets: [Int: Character] = [:], column = 0
+        for character in line {
+            offsets[column] = character
+            column += DisplayWidth.of(character)
+        }
+        return offsets
+    }
+
+    static let mixed: [JSONValue] = [
+        ("1C481E6A-0679-4A4A-A32F-114236C93227", "红色 Team's App & Co — Ünïcødé 🚀", "com.example.unicode"),
+        ("080B4AFF-C595-4955-AEED-8B8810E698FC", "Example App AdHoc", "com.example.app"),
+        ("B42977C6-0000-4000-A000-000000000001", "Apple Development: 小白 金 (ZW12345678)", "com.example.app.widget"),
+        ("2287606C-F62A-47E4-A366-C681B0EAC59E", "Wdrożenie Zażółć gęślą jaźń", "com.example.vision"),
+    ].map { uuid, name, bundle in
+        .object([("uuid", .string(uuid)), ("name", .string(name)), ("team_id", .string("TEAM123456")),
+                 ("kind", .string("development")), ("bundle_id", .string(bundle)),
+                 ("effective_expiration_date", .string("2027-01-15T10:00:00Z")), ("days_left", .int(56)),
+                 ("path", .string("/Users/ci/Library/MobileDevice/Provisioning Profiles/\(uuid).mobileprovision"))])
+    }
+
+    static let listing = [
+        Column(key: "uuid", header: "UUID"), Column(key: "name", header: "NAME"), Column(key: "team_id", header: "TEAM"),
+        Column(key: "kind", header: "KIND"), Column(key: "bundle_id", header: "BUNDLE ID"),
+        Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
+        Column(key: "days_left", header: "LEFT", display: RelativeTime.days), Column(key: "path", header: "PATH"),
+    ]
+
+    @Test(arguments: [60, 100, 200])
+    func tablesFitTheTerminalAndStayAlignedWithWideCharacters(width: Int) {
+        let out = TableRenderer(columns: Self.listing, width: width, color: false).render(Self.mixed)
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == Self.mixed.count + 1)
+        for line in lines { #expect(DisplayWidth.of(String(line)) <= width, "\(width): \(line)") }
+        let starts = Self.starts(lines[0])
+        for line in lines.dropFirst() {
+            let offsets = Self.offsets(line)
+            for start in starts.dropFirst() {
+                #expect(offsets[start] != nil && offsets[start - 1] == " " && offsets[start - 2] == " ",
+                        "\(width): column at \(start) misaligned in \(line)")
+            }
+        }
+        // Identifiers are whole or absent, never cut; bundle ids never collapse into one another.
+        for line in lines.dropFirst() where line.contains("com.example") {
+            #expect(line.contains("-") && line.split(separator: " ").contains { $0.count == 36 }, "the UUID stays whole: \(line)")
+        }
+        let bundles = lines.dropFirst().compactMap { line in line.split(separator: " ").first { $0.hasPrefix("com.example") } }
+        #expect(bundles.isEmpty || Set(bundles).count == Self.mixed.count, "\(width): \(bundles)")
+        if width == 200 { #expect(out.contains("红色 Team's App & Co — Ünïcødé 🚀") && out.contains(".mobileprovision")) }
+        if width == 60 { #expect(lines[0].hasPrefix("UUID") && lines[0].contains("NAME")) }
+    }
+
+    @Test func displayWidthCountsWideCharactersTwice() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("小白 金") == 7)
+        #expect(DisplayWidth.of("🚀") == 2)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("Zażółć") == 6)
+        #expect(DisplayWidth.fit("小白金小白金", 5) == "小白…")
+        #expect(DisplayWidth.fit("/Users/ci/Library/MobileDevice/Provisioning Profiles/ABC.mobileprovision", 30, cut: .path)
+                .hasSuffix("ABC.mobileprovision"))
+        #expect(DisplayWidth.fit("/Users/ci/Library/MobileDevice/Provisioning Profiles/ABC.mobileprovision", 30, cut: .path)
+                .hasPrefix("/Users"))
     }
 
     @Test func relativeDays() {

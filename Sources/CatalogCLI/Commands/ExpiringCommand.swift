@@ -38,7 +38,7 @@ enum ExpiringCommand: Command {
         Column(key: "kind", header: "KIND"),
         Column(key: "team_id", header: "TEAM"),
         Column(key: "name", header: "NAME"),
-        Column(key: "uuid", header: "UUID / SHA-1"),
+        Column(key: "uuid", header: "UUID / SHA-1", priorityOverride: 70),
         Column(key: "profile_count", header: "PROFILES"),
     ]
 

@@ -1,36 +1,61 @@
 import CatalogCore
 
-/// Aligned columns for people: headers, cells made terminal-safe, and the widest free-text column
-/// (name, path, …) shortened with `…` until the table fits the terminal. UUIDs, dates and counts
-/// keep their width: a table too wide even then wraps rather than lose an identifier.
+/// Aligned columns for people, measured in display width (a CJK character or an emoji takes two
+/// terminal columns). On a terminal the table fits its width: free text (names, paths) is
+/// shortened first, down to a readable floor — paths in the middle, so the folder and the file
+/// name stay — then the least useful columns are dropped, and only then is free text cut further.
+/// Identifiers (UUIDs, digests, bundle ids) are never shortened: a row that cannot be told from
+/// another is worse than a missing column.
 struct TableRenderer {
     var columns: [Column]
     var width: Int?
     var color: Bool
 
+    /// Free text shortened to this many columns before any column is dropped.
+    static let readableFloor = 20
+    /// And never below this.
+    static let hardFloor = 8
+
     func render(_ records: [JSONValue]) -> String {
-        var rows: [[String]] = records.map { record in
+        let cells: [[String]] = records.map { record in
             columns.map { TextSanitizer.terminalSafe($0.display(record[$0.key] ?? .null)) }
         }
-        let headers = columns.map(\.header)
-        var widths = headers.map(\.count)
-        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        var visible = Array(columns.indices)
+        var widths = columns.indices.map { index in
+            cells.reduce(DisplayWidth.of(columns[index].header)) { max($0, DisplayWidth.of($1[index])) }
+        }
         if let width {
-            let separators = 2 * (columns.count - 1)
-            let shrinkable = columns.indices.filter { columns[$0].isShrinkable }
-            while widths.reduce(0, +) + separators > width {
-                guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 12 else { break }
-                widths[widest] -= 1
-            }
-            rows = rows.map { row in
-                row.enumerated().map { index, cell in
-                    Self.fit(cell, widths[index], keepEnd: columns[index].key == "path" || columns[index].key == "roots")
+            func total() -> Int { visible.reduce(0) { $0 + widths[$1] } + 2 * max(visible.count - 1, 0) }
+            func shrink(to floor: Int) {
+                let shrinkable = visible.filter { columns[$0].isShrinkable }
+                while total() > width {
+                    guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }),
+                          widths[widest] > max(floor, DisplayWidth.of(columns[widest].header)) else { return }
+                    widths[widest] -= 1
                 }
             }
+            shrink(to: Self.readableFloor)
+            // Drop the least wanted column, never the two most wanted.
+            func droppable() -> Int? {
+                let ranked = visible.sorted { columns[$0].priority > columns[$1].priority }
+                return ranked.dropFirst(2).min { columns[$0].priority < columns[$1].priority }
+            }
+            while total() > width, let least = droppable() {
+                visible.removeAll { $0 == least }
+                widths[least] = 0
+                // A dropped column may leave room: let free text grow back to its natural width.
+                for index in visible where columns[index].isShrinkable {
+                    widths[index] = cells.reduce(DisplayWidth.of(columns[index].header)) { max($0, DisplayWidth.of($1[index])) }
+                }
+                shrink(to: Self.readableFloor)
+            }
+            shrink(to: Self.hardFloor)
         }
-        var out = line(headers.enumerated().map { Self.fit($1, widths[$0]) }, widths)
+        var out = line(visible.map { DisplayWidth.fit(columns[$0].header, widths[$0]) }, visible.map { widths[$0] })
         if color { out = "\u{1B}[1m" + out.dropLast() + "\u{1B}[0m\n" }
-        for row in rows { out += line(row, widths) }
+        for row in cells {
+            out += line(visible.map { DisplayWidth.fit(row[$0], widths[$0], cut: columns[$0].cut) }, visible.map { widths[$0] })
+        }
         return out
     }
 
@@ -38,16 +63,9 @@ struct TableRenderer {
         var text = ""
         for (index, cell) in cells.enumerated() {
             if index > 0 { text += "  " }
-            text += index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            text += index == cells.count - 1 ? cell : DisplayWidth.pad(cell, widths[index])
         }
         while text.hasSuffix(" ") { text.removeLast() }
         return text + "\n"
-    }
-
-    /// Shortens `text` to `width` with `…`; paths keep their end (the file name), other text its start.
-    static func fit(_ text: String, _ width: Int, keepEnd: Bool = false) -> String {
-        guard text.count > width else { return text }
-        let kept = max(width - 1, 0)
-        return keepEnd ? "…" + String(text.suffix(kept)) : String(text.prefix(kept)) + "…"
     }
 }
