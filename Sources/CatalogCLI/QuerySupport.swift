@@ -52,7 +52,9 @@ enum QuerySupport {
         case .csv:
             guard case .object(let pairs) = object else { return }
             context.out(CSVRenderer.render([object], columns: pairs.map { Column(key: $0.0, header: $0.0) }))
-        case .table: context.out(DecodeSummary.render(object))
+        case .table:
+            let now = try arguments.date("as-of") ?? Date()
+            context.out(InspectView(now: now, color: context.useColor).render(object, width: context.terminalWidth))
         }
     }
 

@@ -284,8 +284,9 @@ import Testing
         #expect(csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count >= 2)
         let table = try catalogue.run(command + ["--format", "table"])
         #expect(table.status == 0)
-        let firstKey = command[0] == "show" ? "type: profile" : "database: \(catalogue.db)"
-        #expect(table.stdout.hasPrefix(firstKey))
+        let first = table.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let (key, value) = command[0] == "show" ? ("type", "profile") : ("database", catalogue.db)
+        #expect(first.hasPrefix(key + " ") && first.hasSuffix("  " + value), "\(first)")
     }
 
     @Test func emptyResultsAreAnEmptyArray() throws {

@@ -30,46 +30,13 @@ enum DecodeCommand: Command {
             }
         }
         if format == "table" {
-            context.out(objects.map(DecodeSummary.render).joined(separator: "\n"))
+            let view = InspectView(now: Date(), color: context.useColor)
+            context.out(objects.map { view.render($0, width: context.terminalWidth) }.joined(separator: "\n"))
         } else if arguments.positionals.count == 1 {
             if let object = objects.first { context.out(object.serialized(pretty: true) + "\n") }
         } else {
             context.out(JSONValue.array(objects).serialized(pretty: true) + "\n")
         }
         return failed ? 1 : 0
-    }
-}
-
-/// The `--format table` view of one decoded file: `key: value` lines, nested objects indented.
-enum DecodeSummary {
-    static let skipped: Set<String> = ["entitlements", "unknown_keys", "devices"]
-
-    static func render(_ object: JSONValue) -> String {
-        var out = ""
-        write(object, indent: 0, to: &out)
-        return out
-    }
-
-    private static func write(_ value: JSONValue, indent: Int, to out: inout String) {
-        guard case .object(let pairs) = value else { return }
-        let pad = String(repeating: " ", count: indent)
-        for (key, field) in pairs {
-            switch field {
-            case .object where key == "profile":
-                out += "\(pad)\(key):\n"
-                write(field, indent: indent + 2, to: &out)
-            case .array(let items) where key == "certificates":
-                out += "\(pad)\(key):\n"
-                for item in items {
-                    write(item, indent: indent + 4, to: &out)
-                    out += "\n"
-                }
-            case .object where skipped.contains(key), .array where skipped.contains(key):
-                if case .object(let inner) = field { out += "\(pad)\(key): \(inner.count) keys\n" }
-                if case .array(let inner) = field { out += "\(pad)\(key): \(inner.count)\n" }
-            default:
-                out += "\(pad)\(key): \(TextSanitizer.terminalSafe(Column.plain(field)))\n"
-            }
-        }
     }
 }

@@ -156,7 +156,7 @@ extension CatalogQueries {
             return nil
         }
         var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
-        pairs += RecordMapping.json(row, skipping: ["raw_plist"])
+        pairs += RecordMapping.json(row, skipping: ["raw_plist", "id"])
         if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
             pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
                          at: index + 1)
@@ -173,12 +173,14 @@ extension CatalogQueries {
                    c.not_before, c.not_after, c.sha1, c.sha256
             FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
             WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
-            """, [key]).map { .object(RecordMapping.json($0)) })))
-        pairs.append(("devices", .strings(try db.query(
-            """
+            """, [key]).map { .object(Self.insertingDaysLeft(into: RecordMapping.json($0), after: "not_after", from: now)) })))
+        let devices = try db.query("""
             SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
             JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
-            """, [key]).compactMap { $0.string("udid") })))
+            """, [key]).compactMap { $0.string("udid") }
+        pairs.append(("devices", .strings(devices)))
+        // device_count is the profile's list as written; a UDID it repeats is listed once.
+        pairs.append(("duplicate_devices", .int(Int64(max(0, (row.int("device_count") ?? 0) - devices.count)))))
         pairs.append(("locations", .array(try db.query("""
             SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at
             FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
