@@ -206,7 +206,7 @@ import Testing
 
         let versions = try catalogue.records(["versions", "com.example.app"])
         #expect(versions.map { $0["short_version"] as? String } == ["2.0", "1.3", "1.2"])
-        #expect(versions.first?["builds"] as? [String] == ["50"])
+        #expect(versions.first?["build_numbers"] as? [String] == ["50"])
     }
 
     // MARK: inventory commands

@@ -30,15 +30,18 @@ enum ExpiringCommand: Command {
         OptionSpec(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64."),
     ]
 
+    /// Profiles and certificates in one table, each row under its own keys: a certificate's
+    /// `not_after`, `common_name` and `sha1` fill the columns a profile fills with its effective
+    /// expiry, name and UUID.
     static let columns: [Column] = [
         Column(key: "type", header: "TYPE"),
-        Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
+        Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day, alternatives: ["not_after"]),
         Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
         Column(key: "expiry_cause", header: "BY"),
-        Column(key: "kind", header: "KIND"),
+        Column(key: "kind", header: "KIND", alternatives: ["certificate_type"]),
         Column(key: "team_id", header: "TEAM"),
-        Column(key: "name", header: "NAME"),
-        Column(key: "uuid", header: "UUID / SHA-1", priorityOverride: 70),
+        Column(key: "name", header: "NAME", alternatives: ["common_name"]),
+        Column(key: "uuid", header: "UUID / SHA-1", alternatives: ["sha1"], priorityOverride: 70),
         Column(key: "profile_count", header: "PROFILES"),
     ]
 
@@ -73,7 +76,7 @@ enum ExpiringCommand: Command {
         if filter.kind == nil {
             let certificates = try queries.expiringCertificates(from: now, to: end, includeExpired: arguments.flag("include-expired"),
                                                                 scope: scope, teamID: filter.teamID)
-            records = merge(records, certificates.map(asExpiryRecord))
+            records = merge(records, certificates)
         }
         let shown = arguments.flag("include-superseded")
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
@@ -109,20 +112,10 @@ enum ExpiringCommand: Command {
         return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 
-    /// Certificates shown in the same columns as profiles: their notAfter is their effective expiry.
-    static func asExpiryRecord(_ certificate: JSONValue) -> JSONValue {
-        guard case .object(var pairs) = certificate else { return certificate }
-        if let notAfter = certificate["not_after"] { pairs.append(("effective_expiration_date", notAfter)) }
-        pairs.append(("expiry_cause", .string("certificate")))
-        if let name = certificate["common_name"] { pairs.append(("name", name)) }
-        if let sha1 = certificate["sha1"] { pairs.append(("uuid", sha1)) }
-        return .object(pairs)
-    }
-
     /// Both lists by effective expiry, profiles first on the same instant.
     static func merge(_ profiles: [JSONValue], _ certificates: [JSONValue]) -> [JSONValue] {
         func date(_ record: JSONValue) -> String {
-            if case .string(let text)? = record["effective_expiration_date"] { return text }
+            if case .string(let text)? = record["effective_expiration_date"] ?? record["not_after"] { return text }
             return ""
         }
         var merged: [JSONValue] = []

@@ -12,7 +12,7 @@ enum RunsCommand: Command {
     ]
 
     static let columns: [Column] = [
-        Column(key: "id", header: "RUN"),
+        Column(key: "run_id", header: "RUN"),
         Column(key: "started_at", header: "STARTED"),
         Column(key: "status", header: "STATUS"),
         Column(key: "files_scanned", header: "SCANNED"),

@@ -11,7 +11,7 @@ enum VersionsCommand: Command {
 
     static let columns: [Column] = [
         Column(key: "short_version", header: "VERSION"),
-        Column(key: "builds", header: "BUILDS"),
+        Column(key: "build_numbers", header: "BUILDS"),
         Column(key: "first_seen", header: "FIRST SEEN", display: RelativeTime.day),
         Column(key: "last_seen", header: "LAST SEEN", display: RelativeTime.day),
         Column(key: "first_archived_at", header: "FIRST ARCHIVED", display: RelativeTime.day),

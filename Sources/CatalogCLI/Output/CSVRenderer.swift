@@ -9,7 +9,7 @@ enum CSVRenderer {
         func field(_ text: String) -> String { cell(terminalSafe ? TextSanitizer.terminalSafe(text) : text) }
         var out = columns.map { field($0.key) }.joined(separator: ",") + "\r\n"
         for record in records {
-            out += columns.map { field(text(record[$0.key] ?? .null)) }.joined(separator: ",") + "\r\n"
+            out += columns.map { field(text($0.value(in: record))) }.joined(separator: ",") + "\r\n"
         }
         return out
     }

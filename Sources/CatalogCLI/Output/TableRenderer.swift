@@ -18,7 +18,7 @@ struct TableRenderer {
 
     func render(_ records: [JSONValue]) -> String {
         let cells: [[String]] = records.map { record in
-            columns.map { TextSanitizer.terminalSafe($0.display(record[$0.key] ?? .null)) }
+            columns.map { TextSanitizer.terminalSafe($0.display($0.value(in: record))) }
         }
         var visible = Array(columns.indices)
         var widths = columns.indices.map { index in

@@ -1,8 +1,9 @@
 
 import Foundation
 
-// The JSON shape of decoded files. Key names are a contract with users' scripts (issue #2): keep
-// them; add new keys rather than rename.
+// The JSON shape of decoded files. Key names are a contract with users' scripts, documented in
+// docs/json-schema.md (a test checks every command's output against it): add keys, rename only
+// where an issue says so, and say so in the README.
 
 extension ProvisioningProfile {
     package var json: JSONValue {
@@ -14,6 +15,7 @@ extension ProvisioningProfile {
             ("team_id", .optional(teamID)),
             ("team_name", .optional(teamName)),
             ("platforms", .strings(platforms)),
+            ("os", .string(PlatformName(profilePlatforms: platforms).rawValue)),
             ("kind", .string(kind.rawValue)),
             ("xcode_managed", .optional(xcodeManaged)),
             ("creation_date", .date(creationDate)),
@@ -71,6 +73,7 @@ extension AppInfo {
             ("package_type", .optional(packageType)),
             ("executable", .optional(executable)),
             ("platform", .optional(platform)),
+            ("os", .optional(platform.flatMap(PlatformName.init(typed:))?.rawValue)),
             ("minimum_os_version", .optional(minimumOSVersion)),
             ("unresolved", .bool(unresolved)),
             ("format", .string(format.rawValue)),
@@ -80,7 +83,8 @@ extension AppInfo {
 
 extension BuildArtifact {
     package var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("type", .string(sourceKind.rawValue)), ("path", .string(path))]
+        var fields: [(String, JSONValue)] = [("type", .string("build")), ("source_kind", .string(sourceKind.rawValue)),
+                                             ("path", .string(path))]
         fields += info.jsonFields
         fields += [
             ("app_path", .optional(appPath)),
@@ -107,7 +111,9 @@ extension DecodedFile {
             fields.insert(("path", .string(path)), at: 1)
             return .object(fields)
         case .infoPlist(let info):
-            return .object([("type", .string("info-plist")), ("path", .string(path))] + info.jsonFields)
+            // A stray Info.plist is catalogued as a build of source kind `plist`; decode says the same.
+            return .object([("type", .string("build")), ("source_kind", .string(BuildArtifact.SourceKind.plist.rawValue)),
+                             ("path", .string(path))] + info.jsonFields)
         case .build(let artifact):
             return artifact.json
         }

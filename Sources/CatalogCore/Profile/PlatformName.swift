@@ -40,6 +40,12 @@ package enum PlatformName: String, CaseIterable, Sendable {
         self = found
     }
 
+    /// The platform of a profile's `Platform` array: its first known value; an absent or empty
+    /// array means iOS (2013-era profiles).
+    package init(profilePlatforms platforms: [String]) {
+        self = platforms.lazy.compactMap(PlatformName.init(typed:)).first ?? .iOS
+    }
+
     /// What a usage error lists.
     package static var accepted: String {
         allCases.map(\.rawValue).joined(separator: ", ") + " (or OSX, iPhoneOS, xrOS, …)"

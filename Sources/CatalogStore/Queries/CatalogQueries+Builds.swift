@@ -70,7 +70,7 @@ extension CatalogQueries {
             parameters.append(.integer(Int64(limit)))
         }
         return try db.query(sql, parameters).map { row in
-            var pairs = RecordMapping.json(row)
+            var pairs = [("type", .string("build"))] + RecordMapping.withOS(RecordMapping.json(row))
             if let index = pairs.firstIndex(where: { $0.0 == "launches_until_cause" }) {
                 pairs.insert(("days_left", RecordMapping.daysLeft(row.string("launches_until"), from: filter.now)), at: index + 1)
             }
@@ -105,7 +105,7 @@ extension CatalogQueries {
             return .object([
                 ("bundle_id", .string(bundleID)),
                 ("short_version", .string(version)),
-                ("builds", .strings(builds)),
+                ("build_numbers", .strings(builds)),
                 ("build_count", .int(Int64(group.count))),
                 ("latest_build", .optional(builds.first)),
                 ("formatted_version", .optional(builds.first.map { "\(version) (\($0))" })),

@@ -60,7 +60,7 @@ extension CatalogQueries {
 
     package func runs(limit: Int?) throws -> [JSONValue] {
         try db.query("""
-            SELECT id, started_at, finished_at, status, roots, files_scanned, files_unchanged, files_decoded,
+            SELECT id AS run_id, started_at, finished_at, status, roots, files_scanned, files_unchanged, files_decoded,
                    profiles_new, profiles_renewed, profiles_removed, builds_seen, builds_new, builds_removed, errors
             FROM ingest_runs ORDER BY id DESC LIMIT ?
             """, [.integer(Int64(limit ?? -1))]).map { .object(RecordMapping.json($0)) }
@@ -87,7 +87,7 @@ extension CatalogQueries {
         }
         let lastIngest = try lastSuccessfulIngest()
         let last = try db.queryFirst("""
-            SELECT id, started_at, finished_at, status, files_scanned, errors FROM ingest_runs ORDER BY id DESC LIMIT 1
+            SELECT id AS run_id, started_at, finished_at, status, files_scanned, errors FROM ingest_runs ORDER BY id DESC LIMIT 1
             """)
         return .object([
             ("database", .string(path)),
@@ -103,8 +103,8 @@ extension CatalogQueries {
             ("profile_locations", try count("SELECT count(*) AS n FROM profile_locations")),
             ("certificates", try count("SELECT count(*) AS n FROM certificates")),
             ("devices", try count("SELECT count(*) AS n FROM devices")),
-            ("builds", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")),
-            ("builds_removed", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NOT NULL")),
+            ("build_count", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")),
+            ("removed_build_count", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NOT NULL")),
             ("runs", try count("SELECT count(*) AS n FROM ingest_runs")),
             ("last_run", last.map { .object(RecordMapping.json($0)) } ?? .null),
             ("last_successful_ingest", .optional(lastIngest)),

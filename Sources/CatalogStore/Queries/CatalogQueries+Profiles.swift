@@ -136,10 +136,12 @@ extension CatalogQueries {
         if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
         let sql = """
-            SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.serial, c.not_after,
+            SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name,
+                c.serial, c.not_before, c.not_after,
                 (SELECT count(DISTINCT pc.profile_uuid) FROM profile_certificates pc
                  JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
-                 WHERE pc.certificate_sha1 = c.sha1) AS profile_count
+                 WHERE pc.certificate_sha1 = c.sha1) AS profile_count,
+                c.sha256
             FROM certificates c \(clauses.sql)
             ORDER BY c.not_after, c.sha1
             """
@@ -156,7 +158,7 @@ extension CatalogQueries {
             return nil
         }
         var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
-        pairs += RecordMapping.json(row, skipping: ["raw_plist", "id"])
+        pairs += RecordMapping.withOS(RecordMapping.json(row, skipping: ["raw_plist", "id"]))
         if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
             pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
                          at: index + 1)

@@ -76,7 +76,7 @@ package struct CatalogQueries {
     /// A profile row as a record: its columns plus `type` and `days_left` from `now`.
     func profileRecord(_ row: Row, now: Date) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
-        pairs += RecordMapping.json(row)
+        pairs += RecordMapping.withOS(RecordMapping.json(row))
         if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
             pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
                          at: index + 1)

@@ -22,6 +22,24 @@ enum RecordMapping {
         return pairs
     }
 
+    /// Adds `os`, the one platform in the iOS/macOS/tvOS/watchOS/visionOS vocabulary, after the
+    /// platform as written: a profile's `platforms` array or a build's `platform`.
+    static func withOS(_ pairs: [(String, JSONValue)]) -> [(String, JSONValue)] {
+        var result = pairs
+        if let index = pairs.firstIndex(where: { $0.0 == "platforms" }) {
+            var written: [String] = []
+            if case .array(let items) = pairs[index].1 {
+                for case .string(let value) in items { written.append(value) }
+            }
+            result.insert(("os", .string(PlatformName(profilePlatforms: written).rawValue)), at: index + 1)
+        } else if let index = pairs.firstIndex(where: { $0.0 == "platform" }) {
+            var os: String?
+            if case .string(let value) = pairs[index].1 { os = PlatformName(typed: value)?.rawValue }
+            result.insert(("os", .optional(os)), at: index + 1)
+        }
+        return result
+    }
+
     static func value(_ value: SQLValue, column: String) -> JSONValue {
         switch value {
         case .null: return .null

@@ -1,0 +1,84 @@
+import CatalogTestSupport
+import Foundation
+import Testing
+
+/// Every command's JSON output has exactly the keys `docs/json-schema.md` documents: none printed
+/// that is not documented, none documented that is never printed.
+@Suite struct JSONSchemaTests {
+    typealias Catalogue = QueryCommandTests.Catalogue
+
+    /// `### section` → the keys in its table's first column.
+    static func documented() throws -> [String: Set<String>] {
+        let text = try String(contentsOfFile: TestPaths.packageRoot + "/docs/json-schema.md", encoding: .utf8)
+        var sections: [String: Set<String>] = [:]
+        var current: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("### ") { current = String(line.dropFirst(4)); sections[current!] = [] }
+            guard let section = current, line.hasPrefix("| `") else { continue }
+            let key = line.dropFirst(3).prefix { $0 != "`" }
+            sections[section, default: []].insert(String(key))
+        }
+        return sections
+    }
+
+    static func keys(_ objects: [[String: Any]]) -> Set<String> { Set(objects.flatMap(\.keys)) }
+
+    static func objects(_ value: Any?) -> [[String: Any]] {
+        if let list = value as? [[String: Any]] { return list }
+        if let object = value as? [String: Any] { return [object] }
+        return []
+    }
+
+    @Test func everyCommandPrintsExactlyTheDocumentedKeys() throws {
+        let documented = try Self.documented()
+        let catalogue = try Catalogue()
+        func list(_ arguments: [String]) throws -> [[String: Any]] { try catalogue.records(arguments) }
+        func object(_ arguments: [String]) throws -> [String: Any] {
+            let result = try catalogue.run(arguments + ["--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try CatalogProcess.json(result.stdout) as? [String: Any] ?? [:]
+        }
+        func decode(_ path: String) throws -> [String: Any] {
+            try CatalogProcess.json(try CatalogProcess.run(["decode", CatalogProcess.fixtures + "/" + path]).stdout) as? [String: Any] ?? [:]
+        }
+        let expiring = try list(["expiring", "--as-of", "2026-11-20", "--days", "400", "--include-superseded", "--include-expired"])
+        let device = try list(["devices", "5f330264dc8133e0af2a2ce52f1b2e23b81cf3f4", "--as-of", "2026-11-20"])
+        let show = try object(["show", "44C6C3D6-6720-46AD-AD64-9FC192DFFA1E"])
+        let adhoc = try object(["show", "080B4AFF-C595-4955-AEED-8B8810E698FC"])
+        let stats = try object(["stats"])
+        let decodedProfile = try decode("profiles/ios-development.mobileprovision")
+        let decodedBuilds = try ["bundles/Example.app", "ipa/Example.ipa", "bundles/Example.xcarchive", "plists/app-xml.plist"].map(decode)
+        let prune = try catalogue.run(["prune", CatalogProcess.fixtures + "/renewals", "--json", "--as-of", "2026-11-20"])
+        let samples: [String: [[String: Any]]] = [
+            "profile row": try list(["profiles", "--bundle-id", "com.example.app"]) + expiring.filter { $0["type"] as? String == "profile" }
+                + device.filter { $0["type"] as? String == "profile" },
+            "certificate row": try list(["certificates"]) + expiring.filter { $0["type"] as? String == "certificate" },
+            "build row": try list(["builds"]) + (try list(["expiring", "--builds", "--as-of", "2026-11-20", "--days", "400"]))
+                + device.filter { $0["type"] as? String == "build" },
+            "version row": try list(["versions", "com.example.app"]),
+            "device row": try list(["devices"]),
+            "run row": try list(["runs"]),
+            "error row": try list(["errors"]),
+            "prune row": (try CatalogProcess.json(prune.stdout) as? [[String: Any]]) ?? [],
+            "show": [show, adhoc],
+            "show.certificates[]": Self.objects(show["certificates"]) + Self.objects(adhoc["certificates"]),
+            "show.locations[]": Self.objects(adhoc["locations"]),
+            "show.builds[]": Self.objects(adhoc["builds"]),
+            "show.renewals[]": Self.objects(show["renewals"]),
+            "stats": [stats],
+            "stats.last_run": Self.objects(stats["last_run"]),
+            "decode profile": [decodedProfile] + decodedBuilds.flatMap { Self.objects($0["profile"]) },
+            "decode profile.certificates[]": Self.objects(decodedProfile["certificates"]),
+            "decode build": decodedBuilds,
+        ]
+        #expect(Set(samples.keys) == Set(documented.keys), "every documented section is sampled")
+        for (section, objects) in samples {
+            #expect(!objects.isEmpty, "\(section): no sample")
+            let printed = Self.keys(objects)
+            let expected = documented[section] ?? []
+            // A decoded build's profile carries no path; a profile row's bundle_id_match comes only with --bundle-id.
+            #expect(printed.subtracting(expected).isEmpty, "\(section): printed but not documented: \(printed.subtracting(expected).sorted())")
+            #expect(expected.subtracting(printed).isEmpty, "\(section): documented but never printed: \(expected.subtracting(printed).sorted())")
+        }
+    }
+}
