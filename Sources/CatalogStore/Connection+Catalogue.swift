@@ -1,3 +1,5 @@
+import Foundation
+
 extension Connection {
     /// Opens the catalogue at `path`, creating it (mode 0600) if missing, and migrates it to the
     /// schema this binary knows.
@@ -9,7 +11,21 @@ extension Connection {
     package static func openCatalogue(path: String, readOnly: Bool = false,
                                       migrator: Migrator? = nil) throws -> Connection {
         let migrator = try migrator ?? Migrator()
-        let connection = try Connection(path: path, readOnly: readOnly, wal: false)
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, readOnly: readOnly, wal: false)
+        } catch let error as SQLiteError
+            where readOnly && (error.primaryCode == SQLiteError.readOnly || error.primaryCode == SQLiteError.cantOpen)
+            && Connection.headerSaysWAL(path) == true && !FileManager.default.fileExists(atPath: path + "-shm") {
+            // A catalogue left in WAL mode (by a catalog before issue 9, or an ingest that could not
+            // switch back because another process held the file) without its -shm file: SQLite needs
+            // to create one, and this reader may not write beside the file.
+            throw StoreError.cannotOpen(path: path, reason: """
+                it is in WAL mode without its -shm file, which a reader without write access to its \
+                folder cannot create (\(error.message)); the next 'catalog ingest' by its owner leaves it \
+                readable with read access alone
+                """)
+        }
         try migrator.checkCompatible(connection)
         if readOnly {
             let found = try migrator.currentVersion(of: connection)
