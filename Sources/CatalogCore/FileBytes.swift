@@ -67,6 +67,27 @@ package enum FileBytes {
         return bytes
     }
 
+    /// The first `count` bytes of a regular file (fewer when it is shorter): to sniff a format.
+    package static func prefix(_ path: String, count: Int) throws -> [UInt8] {
+        let file = try openRegularFile(path)
+        defer { file.close() }
+        var bytes = [UInt8](repeating: 0, count: max(0, min(count, Int(file.size))))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.read(file.descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw DecodeError(.unreadable, "read failed: \(String(cString: strerror(errno)))", path: path)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -1,3 +1,4 @@
+import CatalogCore
 import CCatalogSQLite
 import Foundation
 
@@ -122,10 +123,8 @@ package final class Connection {
     /// The journal mode recorded in the file header: true for WAL (bytes 18 and 19 are 2), false for
     /// a rollback journal, nil when the header cannot be read.
     package static func headerSaysWAL(_ path: String) -> Bool? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return nil }
-        return header[header.startIndex + 18] == 2 || header[header.startIndex + 19] == 2
+        guard let header = try? FileBytes.prefix(path, count: 20), header.count == 20 else { return nil }
+        return header[18] == 2 || header[19] == 2
     }
 
     // MARK: Running statements

@@ -210,6 +210,16 @@ enum CatalogBinary {
 
         var pid: pid_t { process.processIdentifier }
 
+        /// Waits at most `seconds`; a child still running then is killed (SIGKILL) and nil returned.
+        func wait(timeout seconds: Double) -> Result? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            guard process.isRunning else { return wait() }
+            kill(pid, SIGKILL)
+            _ = wait()
+            return nil
+        }
+
         func wait() -> Result {
             process.waitUntilExit()
             defer {
