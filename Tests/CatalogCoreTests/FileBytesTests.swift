@@ -15,12 +15,20 @@ import Testing
     }
 
     /// Runs `body`; should it block opening the FIFO (the bug), a writer opens and closes the FIFO
-    /// after 3 s to release it, so the test fails on time instead of hanging.
+    /// every half second from 3 s on to release each blocked open, so the test fails on time
+    /// instead of hanging.
     private func timed(_ path: String, _ body: () throws -> Void) -> (seconds: Double, error: (any Error)?) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
-            let fd = open(path, O_WRONLY | O_NONBLOCK)  // ENXIO (harmless) unless a reader is waiting
-            if fd >= 0 { close(fd) }
+        let finished = Flag()
+        let releaser = Thread {
+            Thread.sleep(forTimeInterval: 3)
+            while !finished.isSet {
+                let fd = open(path, O_WRONLY | O_NONBLOCK)  // ENXIO (harmless) unless a reader is waiting
+                if fd >= 0 { close(fd) }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
         }
+        releaser.start()
+        defer { finished.set() }
         let started = Date()
         do {
             try body()
@@ -79,4 +87,12 @@ import Testing
         #expect((try? FileBytes.read(path, limit: 4)) == nil)
         #expect(throws: DecodeError.self) { try FileBytes.read(folder, limit: 10) }  // a folder
     }
+}
+
+/// A flag one thread sets and another reads.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
