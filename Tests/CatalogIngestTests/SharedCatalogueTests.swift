@@ -212,6 +212,19 @@ struct SharedCatalogueTests {
         #expect(last.status == 0, "\(last.stderr)")
     }
 
+    /// `catalog prune --delete` writes the catalogue too: it also ends with the file out of WAL mode,
+    /// readable by the group.
+    @Test func aPruneThatWritesLeavesTheCatalogueReadable() throws {
+        let setup = try makeShared(fixtures: "profiles", folderMode: 0o2750, fileMode: 0o640)
+        let prune = try setup.team.asOwner(["prune", "--delete", setup.tree, "--db", setup.db, "--format", "json"])
+        #expect(prune.status == 0 || prune.status == 1, "\(prune.stderr)")
+        #expect(!prune.stderr.contains("note:"), "\(prune.stderr)")
+        #expect(try listing(setup.folder) == ["catalog.sqlite"])
+        #expect(Connection.headerSaysWAL(setup.db) == false)
+        let read = try setup.team.asReader(["profiles", "--db", setup.db], gid: setup.team.group)
+        #expect(read.status == 0, "\(read.stderr)")
+    }
+
     /// A catalogue still in WAL mode with no `-shm` (written by a catalog before this change): the
     /// read-only reader gets a clear message saying what to do, not SQLite's "attempt to write".
     @Test func aCatalogueLeftInWALModeGetsAClearMessage() throws {

@@ -24,10 +24,6 @@ enum IngestCommand: Command {
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
     ]
 
-    /// How long an ingest that has finished waits for other processes to close the catalogue, so it
-    /// can leave WAL mode (``Connection/leaveWAL(waitingUpTo:)``).
-    static let shareWaitSeconds = 5.0
-
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let roots = try resolveRoots(arguments.positionals, context)
         let dbPath = CatalogueLocation.path(arguments, context.environment)
@@ -72,17 +68,7 @@ enum IngestCommand: Command {
         }
         // Whether the run succeeded or not, leave the catalogue readable by whoever may only read it
         // (README, "Sharing a catalogue"): no WAL, so a reader needs no -shm file beside it.
-        let stillWAL: String?
-        do {
-            stillWAL = try connection.leaveWAL(waitingUpTo: shareWaitSeconds)
-                ? nil : "another process has it open, so it stays in WAL mode"
-        } catch {
-            stillWAL = "it stays in WAL mode (\(error))"
-        }
-        if let stillWAL {
-            context.err((showProgress ? "\r\u{1B}[K" : "") + "note: \(TextSanitizer.terminalSafe(dbPath)): \(stillWAL); readers "
-                        + "without write access to its folder cannot query it until an ingest ends with no other process using it\n")
-        }
+        CatalogueLocation.leaveReadableByReaders(connection, context, clearLine: showProgress)
         let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }
         if !arguments.flag("quiet") { context.err(report.summary + "\n") }
