@@ -4,6 +4,11 @@ import PackageDescription
 // Dependency direction: CatalogCore (decoder) ← CatalogStore ← CatalogIngest ← CatalogCLI ← catalog.
 // System C libraries come from the OS (Debian -dev packages on Linux, the SDK on macOS) through
 // system-library targets with project-prefixed module names, so they never clash with other modules.
+// The hooks tests use to kill or stop an ingest mid-run (`CATALOG_TEST_KILL_AFTER_WRITES`,
+// `CATALOG_TEST_STOP_AFTER_WRITES`) exist only in debug builds, the ones `swift test` uses; a
+// release build (`swift build -c release`, the benchmark) has neither the code nor the names.
+let testHooks: [SwiftSetting] = [.define("CATALOG_TEST_HOOKS", .when(configuration: .debug))]
+
 let package = Package(
     name: "catalog",
     platforms: [.macOS(.v13)],
@@ -24,8 +29,9 @@ let package = Package(
             .target(name: "CCatalogCrypto", condition: .when(platforms: [.linux, .android, .windows])),
         ]),
         .target(name: "CatalogStore", dependencies: ["CatalogCore", "CCatalogSQLite"]),
-        .target(name: "CatalogIngest", dependencies: ["CatalogCore", "CatalogStore"]),
-        .target(name: "CatalogCLI", dependencies: ["CatalogCore", "CatalogStore", "CatalogIngest"]),
+        .target(name: "CatalogIngest", dependencies: ["CatalogCore", "CatalogStore"], swiftSettings: testHooks),
+        .target(name: "CatalogCLI", dependencies: ["CatalogCore", "CatalogStore", "CatalogIngest"],
+                swiftSettings: testHooks),
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
         // Fills a large synthetic catalogue for the query benchmark (Benchmarks/bench.py).
         .executableTarget(name: "catalog-bench-fill", dependencies: ["CatalogCore", "CatalogStore"]),

@@ -49,6 +49,27 @@ enum CatalogueLocation {
     }
 }
 
+extension CatalogueLocation {
+    /// How long a command that wrote the catalogue waits for other processes to close it, so it can
+    /// leave WAL mode (``Connection/leaveWAL(waitingUpTo:)``).
+    static let shareWaitSeconds = 5.0
+
+    /// Ends a command that wrote the catalogue (ingest, prune): leaves WAL mode so that whoever may
+    /// only read the file can query it (README, "Sharing a catalogue"), or says why it stays in WAL.
+    static func leaveReadableByReaders(_ connection: Connection, _ context: CommandContext, clearLine: Bool = false) {
+        let stillWAL: String?
+        do {
+            stillWAL = try connection.leaveWAL(waitingUpTo: shareWaitSeconds)
+                ? nil : "another process has it open, so it stays in WAL mode"
+        } catch {
+            stillWAL = "it stays in WAL mode (\(error))"
+        }
+        guard let stillWAL else { return }
+        context.err((clearLine ? "\r\u{1B}[K" : "") + "note: \(TextSanitizer.terminalSafe(connection.path)): \(stillWAL); "
+                    + "readers without write access to its folder cannot query it until an ingest ends with no other process using it\n")
+    }
+}
+
 /// A failure a command reports as `error: …` with exit status 1.
 struct CLIError: Error, CustomStringConvertible {
     var description: String

@@ -44,9 +44,8 @@ package enum FileDecoder {
 
     /// A zip starts with a local file header (`PK\3\4`) or, when empty, the end record (`PK\5\6`).
     package static func isZip(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 4), head.count == 4 else { return false }
-        return head.starts(with: [0x50, 0x4B]) && (head[head.startIndex + 2] == 3 || head[head.startIndex + 2] == 5)
+        // Through the regular-file reader: a FIFO must not block here either (FileBytes.read refuses it).
+        guard let head = try? FileBytes.prefix(path, count: 4), head.count == 4 else { return false }
+        return head.starts(with: [0x50, 0x4B]) && (head[2] == 3 || head[2] == 5)
     }
 }

@@ -10,8 +10,13 @@ package struct IngestOptions: Sendable {
     package var full = false
     /// How many candidates are decoded in parallel between two rounds of writes.
     package var batchSize = 256
-    /// Stop after this many writes (tests use it to die mid-run); nil in normal use.
+    #if CATALOG_TEST_HOOKS
+    /// Test builds only: SIGKILL this process after this many writes (a run dying mid-transaction).
     package var crashAfterWrites: Int?
+    /// Test builds only: SIGSTOP this process once after this many writes (a run caught mid-transaction,
+    /// resumed by the test with SIGCONT).
+    package var stopAfterWrites: Int?
+    #endif
     /// Finds each root's on-disk spelling and identity (tests substitute a case-folding double).
     package var pathResolver: any PathResolving = SystemPathResolver()
 

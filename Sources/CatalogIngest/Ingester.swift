@@ -24,6 +24,7 @@ package final class Ingester {
     private var profileBySHA: [String: String] = [:]
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
+    /// Writes so far this run, counted for the test hooks (debug builds only).
     private var writes = 0
     private let claims = ContentClaims()
     private var onWarning: (String, String) -> Void = { _, _ in }
@@ -293,7 +294,7 @@ package final class Ingester {
         var recorded = stamp
         recorded.status = status
         try writer.recordFile(candidate.path, stamp: recorded, kind: candidate.kind.rawValue, sha256: sha, run: runID)
-        try checkCrashHook()
+        try checkTestHooks()
         reportProgress()
     }
 
@@ -417,11 +418,17 @@ package final class Ingester {
                             elapsed: clock.timeIntervalSince(started)))
     }
 
-    private func checkCrashHook() throws {
+    private func checkTestHooks() throws {
+        #if CATALOG_TEST_HOOKS
         writes += 1
         if let limit = options.crashAfterWrites, writes >= limit {
             // Tests kill the process here, mid-transaction, to prove nothing half-written survives.
             kill(getpid(), SIGKILL)
         }
+        if let limit = options.stopAfterWrites, writes == limit {
+            // Tests stop the process here, mid-transaction, to query the catalogue while a run holds it.
+            kill(getpid(), SIGSTOP)
+        }
+        #endif
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Connection {
     /// Opens the catalogue at `path`, creating it (mode 0600) if missing, and migrates it to the
     /// schema this binary knows.
@@ -9,7 +11,12 @@ extension Connection {
     package static func openCatalogue(path: String, readOnly: Bool = false,
                                       migrator: Migrator? = nil) throws -> Connection {
         let migrator = try migrator ?? Migrator()
-        let connection = try Connection(path: path, readOnly: readOnly, wal: false)
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, readOnly: readOnly, wal: false)
+        } catch let error as SQLiteError where readOnly {
+            throw walReaderFailure(path: path, error) ?? error
+        }
         try migrator.checkCompatible(connection)
         if readOnly {
             let found = try migrator.currentVersion(of: connection)
@@ -21,5 +28,31 @@ extension Connection {
         try connection.enableWAL()
         try migrator.migrate(connection)
         return connection
+    }
+
+    /// Why a read-only open of a WAL-mode catalogue failed, in words that say what to do; nil when
+    /// the failure is something else. A WAL reader needs the `-shm` file beside the catalogue, and a
+    /// reader who may not write in the folder can neither create it nor open one it may not read.
+    private static func walReaderFailure(path: String, _ error: SQLiteError) -> StoreError? {
+        guard error.primaryCode == SQLiteError.readOnly || error.primaryCode == SQLiteError.cantOpen,
+              headerSaysWAL(path) == true else { return nil }
+        let shm = path + "-shm"
+        if !FileManager.default.fileExists(atPath: shm) {
+            // Left in WAL mode by a catalog before issue 9, or by an ingest that could not switch back
+            // because another process held the file.
+            return .cannotOpen(path: path, reason: """
+                it is in WAL mode without its -shm file, which a reader without write access to its folder \
+                cannot create (\(error.message)); the next 'catalog ingest' by its owner leaves it readable \
+                with read access alone
+                """)
+        }
+        if access(shm, R_OK) != 0 {
+            return .cannotOpen(path: path, reason: """
+                an ingest is running (or was interrupted) and its \((shm as NSString).lastPathComponent) \
+                is not readable by you (\(error.message)); give the catalogue's folder the setgid bit \
+                (chmod 2750) so the files an ingest creates belong to the group, or query again when it has finished
+                """)
+        }
+        return nil
     }
 }

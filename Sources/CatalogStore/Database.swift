@@ -1,3 +1,4 @@
+import CatalogCore
 import CCatalogSQLite
 import Foundation
 
@@ -92,6 +93,38 @@ package final class Connection {
                 usleep(10_000)
             }
         }
+    }
+
+    /// Checkpoints the write-ahead log into the file and switches it to a rollback journal
+    /// (`journal_mode=DELETE`), which removes the `-wal` and `-shm` files. A WAL-mode file can only be
+    /// read by someone who can open (or create) its `-shm` file; after this, whoever may read the file
+    /// alone can query it — a teammate with group read, or anyone on a 0444 copy in a 0555 folder.
+    ///
+    /// SQLite refuses the switch while any other connection has the file open (readers keep a shared
+    /// lock in WAL mode), so it is retried for up to `seconds`. Returns false if it could not be done
+    /// in that time: the file then stays in WAL mode, intact, until a later call succeeds.
+    package func leaveWAL(waitingUpTo seconds: Double) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        let previousTimeout = busyTimeoutMilliseconds
+        // Short waits per attempt: the switch may or may not go through the busy handler.
+        setBusyTimeout(milliseconds: 50)
+        defer { setBusyTimeout(milliseconds: previousTimeout) }
+        while true {
+            do {
+                return try queryFirst("PRAGMA journal_mode = DELETE")?[0].string?.lowercased() == "delete"
+            } catch let error as SQLiteError
+                where error.primaryCode == SQLiteError.busy || error.primaryCode == SQLiteError.locked {
+                if Date() >= deadline { return false }
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// The journal mode recorded in the file header: true for WAL (bytes 18 and 19 are 2), false for
+    /// a rollback journal, nil when the header cannot be read.
+    package static func headerSaysWAL(_ path: String) -> Bool? {
+        guard let header = try? FileBytes.prefix(path, count: 20), header.count == 20 else { return nil }
+        return header[18] == 2 || header[19] == 2
     }
 
     // MARK: Running statements

@@ -3,6 +3,13 @@ import Foundation
 /// Brings a catalogue's schema up to date: applies each migration it lacks, in order, each in its
 /// own `BEGIN IMMEDIATE` transaction, and records it in `schema_migrations`.
 ///
+/// Foreign keys are switched off around the migrations, as GRDB's migrator does and SQLite's
+/// documented table-rebuild procedure requires (`CREATE TABLE new_x … ; INSERT … ; DROP TABLE x;
+/// ALTER TABLE new_x RENAME TO x`): with them on, `DROP TABLE profiles` would cascade-delete every
+/// location, device link and entitlement. `PRAGMA foreign_keys` is a no-op inside a transaction, so
+/// the order is: foreign keys off, BEGIN, migrate, `PRAGMA foreign_key_check` (any dangling
+/// reference rolls the migration back), COMMIT, foreign keys on.
+///
 /// It refuses — and leaves untouched — a database recorded at a newer schema than this binary
 /// knows, and a SQLite database that has tables but no `schema_migrations` (not a catalogue).
 package struct Migrator: Sendable {
@@ -59,6 +66,25 @@ package struct Migrator: Sendable {
         // Up to date: take no write lock, so opening a catalogue while an ingest writes to it does not
         // queue behind that ingest (for the short busy timeout) only to find nothing to do.
         if try hasMigrationsTable(connection), try currentVersion(of: connection) >= latestVersion { return [] }
+        guard !connection.isInTransaction else {
+            throw StoreError.invalidMigrations(
+                reason: "migrations must not run inside a transaction (foreign keys could not be switched off)")
+        }
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        let applied: [Int]
+        do {
+            applied = try applyPending(connection, now: now)
+        } catch {
+            // The migration's own error is the one to report; the connection keeps foreign keys on.
+            _ = try? connection.execute("PRAGMA foreign_keys = ON")
+            throw error
+        }
+        try connection.execute("PRAGMA foreign_keys = ON")
+        return applied
+    }
+
+    /// Each pending migration in its own transaction; foreign keys are already off.
+    private func applyPending(_ connection: Connection, now: Date) throws -> [Int] {
         var applied: [Int] = []
         for migration in migrations {
             let didApply = try connection.transaction(.immediate) { () throws -> Bool in
@@ -76,6 +102,7 @@ package struct Migrator: Sendable {
                 }
                 guard migration.id > current else { return false }
                 try connection.executeScript(migration.sql)
+                // With foreign keys off nothing was checked while the migration ran: check it all now.
                 if let violation = try connection.queryFirst("PRAGMA foreign_key_check") {
                     throw SQLiteError(extendedCode: SQLiteError.constraintForeignKey,
                                       message: "migration \(migration.id)_\(migration.name) left a dangling reference in \(violation.string("table") ?? "?")",

@@ -31,6 +31,7 @@ extension SQLiteError {
     package static let busy: Int32 = 5
     package static let locked: Int32 = 6
     package static let readOnly: Int32 = 8
+    package static let cantOpen: Int32 = 14
     package static let constraint: Int32 = 19
     package static let misuse: Int32 = 21
     package static let range: Int32 = 25

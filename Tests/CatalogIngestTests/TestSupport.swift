@@ -184,14 +184,17 @@ enum CatalogBinary {
         private let outPath: String
         private let errPath: String
 
-        init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
+        /// `omitBinary`: run `launcher + arguments` alone (another program, under the same launcher).
+        init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+             omitBinary: Bool = false) throws {
             process = Process()
-            let all = launcher + [CatalogBinary.executable] + arguments
+            let all = launcher + (omitBinary ? [] : [CatalogBinary.executable]) + arguments
             process.executableURL = URL(fileURLWithPath: all[0])
             process.arguments = Array(all.dropFirst())
             var env = ProcessInfo.processInfo.environment
             env.removeValue(forKey: "CATALOG_DB")
             env.removeValue(forKey: "CATALOG_TEST_KILL_AFTER_WRITES")
+            env.removeValue(forKey: "CATALOG_TEST_STOP_AFTER_WRITES")
             for (key, value) in environment { env[key] = value }
             process.environment = env
             let base = FileManager.default.temporaryDirectory.path + "/catalog-child-\(UUID().uuidString)"
@@ -206,6 +209,16 @@ enum CatalogBinary {
         }
 
         var pid: pid_t { process.processIdentifier }
+
+        /// Waits at most `seconds`; a child still running then is killed (SIGKILL) and nil returned.
+        func wait(timeout seconds: Double) -> Result? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            guard process.isRunning else { return wait() }
+            kill(pid, SIGKILL)
+            _ = wait()
+            return nil
+        }
 
         func wait() -> Result {
             process.waitUntilExit()

@@ -34,6 +34,35 @@ import Testing
         #expect(try connection.queryFirst("PRAGMA busy_timeout")?[0] == .integer(10_000))
     }
 
+    /// Issue 9 §1: an ingest ends by leaving WAL mode so readers need no -shm file. SQLite refuses
+    /// while another connection has the file open; the call waits at most the given time, keeps the
+    /// data either way, and succeeds once the other connection has gone.
+    @Test func leavingWALRemovesTheWALFilesOnceNoOneElseHasTheFileOpen() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let writer = try Connection(path: path)
+        try writer.execute("CREATE TABLE t (x)")
+        try writer.execute("INSERT INTO t VALUES (1), (2)")
+        #expect(try directory.contents() == ["db.sqlite", "db.sqlite-shm", "db.sqlite-wal"])
+        #expect(Connection.headerSaysWAL(path) == true)
+        do {
+            let other = try Connection(path: path, readOnly: true)
+            #expect(try other.queryFirst("SELECT count(*) FROM t")?[0] == .integer(2))
+            let started = Date()
+            #expect(try writer.leaveWAL(waitingUpTo: 0.3) == false)
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited >= 0.3 && waited < 5, "waited \(waited) s")
+            #expect(try writer.queryFirst("PRAGMA journal_mode")?[0] == .text("wal"))
+            #expect(try other.queryFirst("SELECT count(*) FROM t")?[0] == .integer(2))
+        }
+        #expect(try writer.leaveWAL(waitingUpTo: 0.3))
+        #expect(try directory.contents() == ["db.sqlite"])
+        #expect(Connection.headerSaysWAL(path) == false)
+        #expect(try writer.queryFirst("PRAGMA busy_timeout")?[0] == .integer(10_000), "the busy timeout is restored")
+        #expect(try Connection(path: path, readOnly: true).queryFirst("SELECT count(*) FROM t")?[0] == .integer(2))
+        #expect(try directory.contents() == ["db.sqlite"], "a read-only reader created no file")
+    }
+
     @Test func readOnlyConnectionsCannotWriteOrCreate() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")

@@ -37,29 +37,39 @@ enum IngestCommand: Command {
         // A second ingest waits for the first rather than failing at once.
         connection.setBusyTimeout(milliseconds: 120_000)
         var options = IngestOptions(roots: roots, excludes: arguments.all("exclude"), full: arguments.flag("full"))
+        #if CATALOG_TEST_HOOKS
         if let text = context.environment["CATALOG_TEST_KILL_AFTER_WRITES"], let limit = Int(text) {
             options.crashAfterWrites = limit
         }
+        if let text = context.environment["CATALOG_TEST_STOP_AFTER_WRITES"], let limit = Int(text) {
+            options.stopAfterWrites = limit
+        }
+        #endif
         let showProgress = context.stderrIsTerminal && !arguments.flag("quiet")
         let ingester = Ingester(db: connection, options: options)
-        let report: IngestReport
-        do {
-            report = try ingester.run(warning: { path, message in
-                context.err((showProgress ? "\r\u{1B}[K" : "") + "warning: \(TextSanitizer.terminalSafe(path)): \(TextSanitizer.terminalSafe(message))\n")
-                context.flush()
-            }, progress: { progress in
-                guard showProgress else { return }
-                let rate = progress.elapsed > 0 ? Double(progress.decoded) / progress.elapsed : 0
-                context.err(String(format: "\r\u{1B}[Kscanned %d, decoded %d (%.0f/s)", progress.scanned, progress.decoded, rate))
-                context.flush()
-            })
-        } catch let error as SQLiteError where error.primaryCode == SQLiteError.busy {
-            throw CLIError("another ingest is writing to \(dbPath); try again when it has finished")
-        } catch let error as SQLiteError where error.primaryCode == 13 /* SQLITE_FULL */ {
-            throw CLIError("the disk is full while writing \(dbPath); the catalogue is unchanged (\(error.message))")
-        } catch let error as SQLiteError where error.primaryCode == SQLiteError.readOnly {
-            throw CLIError("cannot write to \(dbPath): it is read-only")
+        let outcome = Result { () throws -> IngestReport in
+            do {
+                return try ingester.run(warning: { path, message in
+                    context.err((showProgress ? "\r\u{1B}[K" : "") + "warning: \(TextSanitizer.terminalSafe(path)): \(TextSanitizer.terminalSafe(message))\n")
+                    context.flush()
+                }, progress: { progress in
+                    guard showProgress else { return }
+                    let rate = progress.elapsed > 0 ? Double(progress.decoded) / progress.elapsed : 0
+                    context.err(String(format: "\r\u{1B}[Kscanned %d, decoded %d (%.0f/s)", progress.scanned, progress.decoded, rate))
+                    context.flush()
+                })
+            } catch let error as SQLiteError where error.primaryCode == SQLiteError.busy {
+                throw CLIError("another ingest is writing to \(dbPath); try again when it has finished")
+            } catch let error as SQLiteError where error.primaryCode == 13 /* SQLITE_FULL */ {
+                throw CLIError("the disk is full while writing \(dbPath); the catalogue is unchanged (\(error.message))")
+            } catch let error as SQLiteError where error.primaryCode == SQLiteError.readOnly {
+                throw CLIError("cannot write to \(dbPath): it is read-only")
+            }
         }
+        // Whether the run succeeded or not, leave the catalogue readable by whoever may only read it
+        // (README, "Sharing a catalogue"): no WAL, so a reader needs no -shm file beside it.
+        CatalogueLocation.leaveReadableByReaders(connection, context, clearLine: showProgress)
+        let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }
         if !arguments.flag("quiet") { context.err(report.summary + "\n") }
         return arguments.flag("strict") && !report.errors.isEmpty ? 1 : 0

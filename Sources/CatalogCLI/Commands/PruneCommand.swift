@@ -59,6 +59,8 @@ enum PruneCommand: Command {
             connection = try Connection.openCatalogue(path: path)
             connection.setBusyTimeout(milliseconds: 120_000)
         }
+        // A prune that writes opened the catalogue in WAL mode: leave it readable by readers after.
+        defer { if mode != .dryRun { CatalogueLocation.leaveReadableByReaders(connection, context) } }
         let candidates = try CatalogQueries(connection).pruneCandidates(now: now).filter { candidate in
             roots.contains { candidate.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
                 && ((wantExpired && candidate.expired) || (wantSuperseded && candidate.supersededBy != nil))

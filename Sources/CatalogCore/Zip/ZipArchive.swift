@@ -309,32 +309,19 @@ package struct ZipArchive: Sendable {
 // MARK: - File access
 
 /// A read-only file descriptor with positioned reads. Owned by one call; closed explicitly.
+/// Opened through ``FileBytes/openRegularFile(_:)``, so a FIFO never blocks and is refused.
 private struct ZipFile {
-    let descriptor: Int32
+    private let file: FileBytes.RegularFile
     let size: UInt64
+    var descriptor: Int32 { file.descriptor }
 
     init(path: String) throws {
-        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then rejected below).
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw DecodeError(.unreadable, "cannot open: \(String(cString: strerror(errno)))")
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno))
-            _ = closeDescriptor(fd)
-            throw DecodeError(.unreadable, "cannot stat: \(message)")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            _ = closeDescriptor(fd)
-            throw DecodeError(.unreadable, "not a regular file")
-        }
-        descriptor = fd
-        size = UInt64(max(0, Int64(info.st_size)))
+        file = try FileBytes.openRegularFile(path)
+        size = UInt64(max(0, file.size))
     }
 
     func close() {
-        _ = closeDescriptor(descriptor)
+        file.close()
     }
 
     /// Exactly `count` bytes at `offset`; a short read means the file is truncated.
@@ -362,17 +349,6 @@ private struct ZipFile {
         }
         return buffer
     }
-}
-
-@inline(__always)
-private func closeDescriptor(_ fd: Int32) -> Int32 {
-    #if canImport(Glibc)
-    return Glibc.close(fd)
-    #elseif canImport(Musl)
-    return Musl.close(fd)
-    #else
-    return Darwin.close(fd)
-    #endif
 }
 
 // MARK: - Little-endian reading
