@@ -17,18 +17,8 @@ import Testing
         let file = NSTemporaryDirectory() + "catalog-completion-" + UUID().uuidString
         try generated.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shellPath)
-        process.arguments = ["-c", script.replacingOccurrences(of: "SCRIPT", with: file)]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return try CatalogProcess.runAsScheduled(shellPath, ["-c", script.replacingOccurrences(of: "SCRIPT", with: file)],
+                                                 environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
     }
 
     @Test(.enabled(if: shell("/bin/bash"), "needs bash"))
