@@ -4,7 +4,7 @@ import Foundation
 package struct IngestOptions: Sendable {
     /// Absolute folders or files to walk.
     package var roots: [String]
-    /// Glob patterns (fnmatch) matched against each entry's name and full path.
+    /// Patterns of entries not to walk, as `.gitignore` writes them (see `ExcludePattern`).
     package var excludes: [String] = []
     /// Re-read everything, ignoring the incremental index.
     package var full = false
@@ -30,10 +30,17 @@ package struct IngestOptions: Sendable {
 /// What a run did, for the summary line, the runs table and the tests.
 package struct IngestReport: Sendable {
     package var runID: Int64 = 0
+    /// Candidates the walk found (checked against the incremental index).
     package var filesScanned = 0
+    /// Candidates not read because their size and mtime are those of the last run.
     package var filesUnchanged = 0
-    /// Files actually read and decoded (the incremental tests assert on it).
+    /// Files read this run: changed or new since the last run, or in error then. `filesScanned` is
+    /// `filesUnchanged + filesRead` unless a file vanished between the walk and its read.
+    package var filesRead = 0
+    /// Files read whose content was decoded: a copy of content already decoded in the run is read
+    /// and hashed, not decoded again.
     package var filesDecoded = 0
+    /// Info.plists read and left out: build-setting placeholders, not an app's, not a property list.
     package var filesSkipped = 0
     package var profilesNew = 0
     package var profilesRenewed = 0
@@ -44,6 +51,8 @@ package struct IngestReport: Sendable {
     package var buildsRemoved = 0
     package var buildsTotal = 0
     package var errors: [(path: String, message: String)] = []
+    /// Roots that could not be read at all (also in `errors`): nothing under them was marked removed.
+    package var failedRoots: [(path: String, message: String)] = []
     package var seconds: Double = 0
 
     package var counts: [String: Int] {
@@ -55,15 +64,20 @@ package struct IngestReport: Sendable {
         ]
     }
 
-    /// `ingested 10234 files in 1.2s: 812 profiles (+12 new, 3 renewed, 5 removed), 4211 builds; 2 errors`
+    /// `checked 10234 files in 1.2s (read 52, 10182 unchanged): 812 profiles (+12 new, 3 renewed,
+    /// 5 removed), 4211 builds (+2 new, 0 removed); 2 errors; 1 Info.plist skipped (not an app's, …)`.
+    /// Profile and build counts are what the catalogue holds as present after the run.
     package var summary: String {
         let time = seconds < 10 ? String(format: "%.2fs", seconds) : String(format: "%.1fs", seconds)
-        var line = "ingested \(filesScanned) files in \(time): \(profilesTotal) profiles (+\(profilesNew) new, "
-            + "\(profilesRenewed) renewed, \(profilesRemoved) removed), \(buildsTotal) builds"
-        if buildsNew > 0 || buildsRemoved > 0 { line += " (+\(buildsNew) new, \(buildsRemoved) removed)" }
+        var line = "checked \(filesScanned) file\(filesScanned == 1 ? "" : "s") in \(time) "
+            + "(read \(filesRead), \(filesUnchanged) unchanged): "
+            + "\(profilesTotal) profile\(profilesTotal == 1 ? "" : "s") (+\(profilesNew) new, "
+            + "\(profilesRenewed) renewed, \(profilesRemoved) removed), "
+            + "\(buildsTotal) build\(buildsTotal == 1 ? "" : "s") (+\(buildsNew) new, \(buildsRemoved) removed)"
         line += "; \(errors.count) error" + (errors.count == 1 ? "" : "s")
-        if filesUnchanged > 0 { line += "; \(filesUnchanged) unchanged" }
-        if filesSkipped > 0 { line += "; \(filesSkipped) skipped" }
+        if filesSkipped > 0 {
+            line += "; \(filesSkipped) Info.plist\(filesSkipped == 1 ? "" : "s") skipped (not an app's, or with $(…) placeholders)"
+        }
         return line
     }
 }

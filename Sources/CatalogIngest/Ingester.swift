@@ -24,6 +24,9 @@ package final class Ingester {
     private var profileBySHA: [String: String] = [:]
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
+    /// Profiles that lost a location this run (gone, or no longer decoding): those left with none are
+    /// counted removed once the run is over, whatever order the roots came in.
+    private var lostProfiles = Set<String>()
     /// Writes so far this run, counted for the test hooks (debug builds only).
     private var writes = 0
     private let claims = ContentClaims()
@@ -58,6 +61,7 @@ package final class Ingester {
             for root in roots where try ingest(root: root.path) { walked.append(root) }
             // After every root, so nothing another root holds can look gone.
             for root in walked { for alias in root.aliases { try retire(alias: alias) } }
+            report.profilesRemoved = try writer.profilesWithoutLiveLocation(lostProfiles)
             report.profilesTotal = try db.queryFirst("""
                 SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
                 """)?.int("n") ?? 0
@@ -101,15 +105,29 @@ package final class Ingester {
         // AppleDouble sidecars are not read; the summary's skipped count includes them.
         report.filesSkipped += walker.skippedAppleDouble
         for problem in walker.problems {
-            if problem.path == root { rootReadable = false }
-            try fail(problem.path, problem.message)
+            if problem.path == root && problem.contentsUnknown {
+                // The root could not be read at all: an error of the run, not a warning about one
+                // file (the command exits 1 for it).
+                rootReadable = false
+                report.failedRoots.append((root, problem.message))
+                report.errors.append((root, problem.message))
+                try writer.recordError(run: runID, path: root, message: problem.message)
+            } else {
+                try fail(problem.path, problem.message)
+            }
         }
-        // A root that could not be read at all (an unmounted disk) marks nothing removed.
+        // A root that could not be read at all (an unmounted disk) marks nothing removed, and the
+        // errors recorded under it stay current.
         guard rootReadable else { return false }
         // Nor does a folder below it that could not be listed (permissions, a flaky mount).
-        let unknown = walker.problems.filter(\.contentsUnknown).map(\.path)
+        let folders = walker.problems.filter(\.contentsUnknown).map(\.path)
+        let unknown = { (path: String) in
+            folders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
         try markRemoved(under: root, knownStamps: stamps, except: unknown)
         try writer.touchLive(under: root, at: now)
+        // Every file in error is read again each run, so what this walk did not report is fixed or gone.
+        try writer.clearErrors(under: root, before: runID, at: now, keep: unknown)
         return true
     }
 
@@ -118,7 +136,9 @@ package final class Ingester {
     /// the on-disk spelling now. What this run saw under the alias itself is kept.
     private func retire(alias: String) throws {
         let stamps = try writer.fileStamps(under: alias)
-        try markRemoved(under: alias, knownStamps: stamps, except: [])
+        try markRemoved(under: alias, knownStamps: stamps, except: { _ in false })
+        // Errors recorded under that spelling are met under the on-disk one now.
+        try writer.clearErrors(under: alias, before: runID, at: now)
     }
 
     // MARK: Decoding a batch
@@ -263,6 +283,7 @@ package final class Ingester {
         let mtime = Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)
         var status = "ok"
         var sha: String?
+        let errorsBefore = report.errors.count
         switch outcome {
         case .profile(let profile):
             report.filesDecoded += 1
@@ -275,8 +296,7 @@ package final class Ingester {
             sha = hash
         case .duplicate:
             // Its twin in this batch failed to decode; so does this copy.
-            status = "error"
-            try fail(candidate.path, "same content as a file that failed to decode")
+            try failCatalogued(candidate, "same content as a file that failed to decode")
         case .build(let artifact):
             report.filesDecoded += 1
             try store(artifact, candidate: candidate, stamp: stamp, mtime: mtime)
@@ -286,16 +306,29 @@ package final class Ingester {
             status = "skipped"
         case .failed(let error):
             report.filesDecoded += 1
-            status = "error"
-            try fail(error.path ?? candidate.path, error.message)
+            try failCatalogued(candidate, error.message, at: error.path ?? candidate.path)
         case .none:
             return
         }
+        report.filesRead += 1
+        // A file that recorded an error (its own, or its embedded profile's) is read again next run,
+        // so each run reports every problem still present under the roots it walked.
+        if report.errors.count > errorsBefore { status = "error" }
         var recorded = stamp
         recorded.status = status
         try writer.recordFile(candidate.path, stamp: recorded, kind: candidate.kind.rawValue, sha256: sha, run: runID)
         try checkTestHooks()
         reportProgress()
+    }
+
+    /// A file that no longer decodes: an error, and whatever the catalogue found in it before (its
+    /// profile location, its builds and their embedded profiles) stops being present.
+    private func failCatalogued(_ candidate: Candidate, _ message: String, at errorPath: String? = nil) throws {
+        try fail(errorPath ?? candidate.path, message)
+        lostProfiles.formUnion(try writer.failLocations(path: candidate.path, message: message, at: now))
+        if candidate.kind != .profile {
+            report.buildsRemoved += try writer.failBuilds(path: candidate.path, message: message, at: now)
+        }
     }
 
     /// A standalone file whose content is already catalogued: only its location is recorded.
@@ -332,11 +365,11 @@ package final class Ingester {
             if let uuid = profileBySHA[sha] {
                 profileUUID = uuid
             } else {
-                try fail(embeddedProfilePath(artifact), "same content as a profile that failed to decode")
+                try failEmbedded(artifact, at: embeddedProfilePath(artifact), "same content as a profile that failed to decode")
             }
         }
         if let error = artifact.profileError {
-            try fail(error.path ?? candidate.path, error.message)
+            try failEmbedded(artifact, at: error.path ?? candidate.path, error.message)
         }
         var parentID: Int64?
         if let parent = candidate.parentPath {
@@ -354,6 +387,13 @@ package final class Ingester {
                                       containerKind: artifact.sourceKind.rawValue, containerPath: candidate.path,
                                       size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
         }
+    }
+
+    /// A build whose embedded profile does not decode: an error, and the profile found there before
+    /// is no longer present there.
+    private func failEmbedded(_ artifact: BuildArtifact, at errorPath: String, _ message: String) throws {
+        try fail(errorPath, message)
+        lostProfiles.formUnion(try writer.failLocations(path: embeddedProfilePath(artifact), message: message, at: now))
     }
 
     private func embeddedProfilePath(_ artifact: BuildArtifact) -> String {
@@ -379,10 +419,7 @@ package final class Ingester {
     /// Whatever the catalogue holds as present under `root` but this walk did not see is marked
     /// removed (never deleted); the incremental index forgets it.
     private func markRemoved(under root: String, knownStamps: [String: CatalogWriter.FileStamp],
-                             except unknownFolders: [String]) throws {
-        func unknown(_ path: String) -> Bool {
-            unknownFolders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-        }
+                             except unknown: (String) -> Bool) throws {
         let live = try writer.livePaths(under: root)
         for path in live.builds where !seen.contains(path) && !unknown(path) {
             report.buildsRemoved += try writer.markBuildRemoved(path: path, at: now)
@@ -391,9 +428,8 @@ package final class Ingester {
         for path in live.locations where !seen.contains(path) && !seen.contains(containerOf(path)) && !unknown(path) {
             goneLocations.append(path)
         }
-        let affected = try writer.profileUUIDs(atLocations: goneLocations)
+        lostProfiles.formUnion(try writer.profileUUIDs(atLocations: goneLocations))
         for path in goneLocations { try writer.markLocationRemoved(path: path, at: now) }
-        report.profilesRemoved += try writer.profilesWithoutLiveLocation(affected)
         for path in knownStamps.keys where !seen.contains(path) && !unknown(path) { try writer.forgetFile(path) }
     }
 

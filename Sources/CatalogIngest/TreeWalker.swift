@@ -14,7 +14,13 @@ package struct TreeWalker {
         package var contentsUnknown = false
     }
 
-    package var excludes: [String]
+    /// `--exclude` patterns (see `ExcludePattern`): with a slash, relative to the walked root.
+    package var excludes: [String] {
+        didSet { patterns = excludes.map(ExcludePattern.init) }
+    }
+    private var patterns: [ExcludePattern]
+    /// The root being walked, for the paths exclude patterns match against.
+    private var root = ""
     package private(set) var problems: [Problem] = []
     package private(set) var skippedSymlinks = 0
     /// AppleDouble sidecars (`._name.mobileprovision`, written beside each file by macOS on exFAT,
@@ -24,14 +30,17 @@ package struct TreeWalker {
 
     package init(excludes: [String] = []) {
         self.excludes = excludes
+        self.patterns = excludes.map(ExcludePattern.init)
     }
 
     /// Calls `visit` for each candidate under `root`, in a stable (sorted) order.
     package mutating func walk(_ root: String, _ visit: (Candidate) throws -> Void) rethrows {
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.root = root
         var info = stat()
         guard stat(root, &info) == 0 else {
-            problems.append(Problem(path: root, message: "cannot read: \(String(cString: strerror(errno)))"))
+            problems.append(Problem(path: root, message: "cannot read: \(String(cString: strerror(errno)))",
+                                    contentsUnknown: true))
             return
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
@@ -55,7 +64,7 @@ package struct TreeWalker {
         guard let entries = listFolder(folder) else { return }
         for (name, type) in entries {
             let path = folder == "/" ? "/" + name : folder + "/" + name
-            if isExcluded(path, name: name) { continue }
+            if isExcluded(path, name: name, type: type) { continue }
             var kind = type
             if kind == .unknown || kind == .symlink {
                 var info = stat()
@@ -138,10 +147,16 @@ package struct TreeWalker {
         return nil
     }
 
-    private func isExcluded(_ path: String, name: String) -> Bool {
-        excludes.contains { pattern in
-            fnmatch(pattern, name, 0) == 0 || fnmatch(pattern, path, 0) == 0
+    private func isExcluded(_ path: String, name: String, type: EntryType) -> Bool {
+        guard !patterns.isEmpty else { return false }
+        let start = path.utf8.index(path.utf8.startIndex, offsetBy: root == "/" ? 1 : root.utf8.count + 1)
+        let relative = path[start...]
+        let isDirectory = {
+            if type != .unknown && type != .symlink { return type == .directory }
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         }
+        return patterns.contains { $0.matches(path: path, relative: relative, name: name, isDirectory: isDirectory) }
     }
 
     private enum EntryType { case file, directory, symlink, other, unknown }

@@ -7,7 +7,8 @@ package final class CatalogWriter {
     /// What an upsert did, for the run's summary.
     package enum ProfileChange: Equatable, Sendable {
         case new
-        /// New UUID with the same name, app id and team as an older profile: a renewal.
+        /// A renewal: a UUID new to the catalogue with the same name, application identifier and team
+        /// as a profile that an earlier run catalogued and that was created before it.
         case renewed
         case updated
         case unchanged
@@ -34,6 +35,9 @@ package final class CatalogWriter {
     /// profiles, so each is looked up in its table once per run instead of once per profile.
     private var deviceIDs: [String: Int64] = [:]
     private var knownCertificates = Set<String>()
+    /// UUIDs this run inserted: a profile met earlier in the same run is not what a new one renews,
+    /// so the count does not depend on walk order and a first run into an empty catalogue has none.
+    private var insertedThisRun = Set<String>()
 
     private enum HotStatement: String {
         case insertCertificate = """
@@ -86,6 +90,7 @@ package final class CatalogWriter {
     // MARK: Runs
 
     package func beginRun(roots: [String], at now: Date) throws -> Int64 {
+        insertedThisRun.removeAll()
         try db.execute("INSERT INTO ingest_runs (started_at, roots, status) VALUES (?, ?, 'running')",
                        [SQLValue(now), .text(JSONValue.strings(roots).serialized())])
         return db.lastInsertRowID
@@ -118,6 +123,24 @@ package final class CatalogWriter {
     package func recordError(run runID: Int64, path: String, message: String) throws {
         try db.execute("INSERT INTO ingest_errors (run_id, path, message) VALUES (?, ?, ?)",
                        [.integer(runID), .text(path), .text(message)])
+    }
+
+    /// Clears the errors that runs before `runID` recorded at or below `root`, except at the paths
+    /// `keep` says are still unknown (under a folder this run could not list). The caller has just
+    /// walked `root` and recorded again every problem still there: what it did not meet is gone.
+    package func clearErrors(under root: String, before runID: Int64, at now: Date,
+                             keep: (String) -> Bool = { _ in false }) throws {
+        let range = PathRange(root)
+        var cleared: [Int64] = []
+        try db.forEachRow("""
+            SELECT id, path FROM ingest_errors
+            WHERE cleared_at IS NULL AND run_id < ? AND (path = ? OR (path >= ? AND path < ?))
+            """, [.integer(runID), .text(range.root), .text(range.lower), .text(range.upper)]) { row in
+            if let id = row.int64("id"), !keep(row.string("path") ?? "") { cleared.append(id) }
+        }
+        for id in cleared {
+            try db.execute("UPDATE ingest_errors SET cleared_at = ? WHERE id = ?", [SQLValue(now), .integer(id)])
+        }
     }
 
     // MARK: The incremental index
@@ -227,7 +250,9 @@ package final class CatalogWriter {
         }
         try insertChildren(of: profile, at: now)
         if existing != nil { return .updated }
-        return try isRenewal(profile) ? .renewed : .new
+        let renewal = try isRenewal(profile)
+        insertedThisRun.insert(profile.uuid)
+        return renewal ? .renewed : .new
     }
 
     private func insertChildren(of profile: ProvisioningProfile, at now: Date) throws {
@@ -253,14 +278,15 @@ package final class CatalogWriter {
         }
     }
 
-    /// A profile renews another when an older one has the same name, app id and team.
+    /// Whether `profile` (new to the catalogue) renews one catalogued before this run: same name,
+    /// application identifier and team, created earlier.
     private func isRenewal(_ profile: ProvisioningProfile) throws -> Bool {
-        try db.queryFirst("""
-            SELECT 1 FROM profiles
+        try db.query("""
+            SELECT uuid FROM profiles
             WHERE name = ? AND application_identifier IS ? AND team_id IS ? AND uuid <> ? AND creation_date < ?
-            LIMIT 1
             """, [.text(profile.name), SQLValue(profile.applicationIdentifier), SQLValue(profile.teamID),
-                  .text(profile.uuid), SQLValue(profile.creationDate)]) != nil
+                  .text(profile.uuid), SQLValue(profile.creationDate)])
+            .contains { !insertedThisRun.contains($0.string("uuid") ?? "") }
     }
 
     // MARK: Locations
@@ -275,7 +301,7 @@ package final class CatalogWriter {
             ON CONFLICT (path) DO UPDATE SET profile_uuid = excluded.profile_uuid,
                 container_kind = excluded.container_kind, container_path = excluded.container_path,
                 size = excluded.size, mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
-                last_seen = excluded.last_seen, removed_at = NULL
+                last_seen = excluded.last_seen, removed_at = NULL, error = NULL
             """, [.text(path), .text(uuid), .text(containerKind), SQLValue(containerPath),
                   SQLValue(size), SQLValue(mtime), SQLValue(sha256), SQLValue(now), SQLValue(now)])
     }
@@ -325,7 +351,7 @@ package final class CatalogWriter {
                 team_id = excluded.team_id, signing_identity = excluded.signing_identity,
                 scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
                 mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
-                last_seen = excluded.last_seen, removed_at = NULL
+                last_seen = excluded.last_seen, removed_at = NULL, error = NULL
             """, values)
         if let existing { return (existing, false) }
         return (db.lastInsertRowID, true)
@@ -356,6 +382,43 @@ package final class CatalogWriter {
     package func markBuildRemoved(path: String, at now: Date) throws -> Int {
         try db.execute("UPDATE builds SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
                        [SQLValue(now), .text(path)])
+    }
+
+    /// The file at `path` no longer decodes: the profile locations found in it (the file itself, or
+    /// members of the container at `path`) are no longer present, with `message` as the reason. Their
+    /// other facts stay those of the last time they decoded. Returns the profiles that were present
+    /// there until now.
+    package func failLocations(path: String, message: String, at now: Date) throws -> Set<String> {
+        // Members of a container have paths below it (`X.app/…`) or into it (`X.ipa!…`): two ranges
+        // of the path index ('"' follows '!'), then only those recorded for this container.
+        let range = PathRange(path)
+        let scope = """
+            (path = :path OR (path >= :lower AND path < :upper) OR (path >= :bang AND path < :quote))
+            AND (path = :path OR container_path = :path)
+            """
+        var values: [String: SQLValue] = [
+            ":path": .text(range.root), ":lower": .text(range.lower), ":upper": .text(range.upper),
+            ":bang": .text(range.root + "!"), ":quote": .text(range.root + "\""),
+        ]
+        var uuids = Set<String>()
+        for row in try db.query("SELECT profile_uuid FROM profile_locations WHERE removed_at IS NULL AND \(scope)", values) {
+            if let uuid = row.string("profile_uuid") { uuids.insert(uuid) }
+        }
+        values[":now"] = SQLValue(now)
+        values[":message"] = .text(message)
+        try db.execute("""
+            UPDATE profile_locations SET removed_at = COALESCE(removed_at, :now), error = :message WHERE \(scope)
+            """, values)
+        return uuids
+    }
+
+    /// The container at `path` no longer decodes: its builds are no longer present, with `message`
+    /// as the reason. Returns how many were present until now.
+    package func failBuilds(path: String, message: String, at now: Date) throws -> Int {
+        let present = try db.execute("UPDATE builds SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
+                                     [SQLValue(now), .text(path)])
+        try db.execute("UPDATE builds SET error = ? WHERE path = ?", [.text(message), .text(path)])
+        return present
     }
 
     package func markLocationRemoved(path: String, at now: Date) throws {

@@ -82,7 +82,7 @@ import Testing
         let result = try CatalogBinary.run(["ingest", tree, "--db", db])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning: \(tree)/malformed/garbage.mobileprovision"))
-        #expect(result.stderr.contains("ingested "))
+        #expect(result.stderr.contains("checked "))
         let strict = try CatalogBinary.run(["ingest", tree, "--db", db, "--full", "--strict", "--quiet"])
         #expect(strict.status == 1)
     }

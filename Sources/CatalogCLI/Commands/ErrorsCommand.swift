@@ -2,13 +2,14 @@ import CatalogCore
 import CatalogStore
 import Foundation
 
-/// `catalog errors [--run N]`: the files a run could not decode.
+/// `catalog errors [--run N]`: what is in error now (each path with the last run that met it), or
+/// what one run recorded.
 enum ErrorsCommand: Command {
     static let name = "errors"
-    static let abstract = "List the files an ingest run could not decode (the latest run by default)."
+    static let abstract = "List every file currently in error, with the run that last met it (or one run's errors)."
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "run", value: "n", help: "The run id (see 'catalog runs')."),
+        OptionSpec(name: "run", value: "n", help: "Only the errors run N recorded (see 'catalog runs')."),
     ]
 
     static let columns: [Column] = [

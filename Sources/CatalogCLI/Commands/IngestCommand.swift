@@ -13,14 +13,21 @@ enum IngestCommand: Command {
         .ipa archives and app Info.plists. Files unchanged since the last run (same size and mtime) are
         not read again; paths no longer found are marked removed, never deleted. With no PATH, the
         standard Xcode profile folders and ~/Library/Developer/Xcode/Archives that exist are used.
-        Bad files are reported as warnings and recorded; the run goes on.
+        Bad files are reported as warnings and recorded; the run goes on. A PATH that does not exist or
+        cannot be read is an error: the other paths are ingested, nothing under it is marked removed,
+        and the command exits 1.
+
+        --exclude takes patterns as .gitignore does: a pattern without a slash matches a name at any
+        depth ('*.dSYM', 'malformed'); with a slash it matches the path relative to the walked PATH
+        ('malformed/*', 'ci/old/**'); '*' does not match '/', '**' matches any number of folders, and a
+        trailing slash matches folders only.
         """
     static let arguments = [ArgumentSpec(name: "path", help: "A folder or file to index.", optional: true, variadic: true)]
     static let options = [
         CatalogueLocation.option,
-        OptionSpec(name: "exclude", value: "glob", repeatable: true, help: "Skip entries whose name or path matches (repeatable)."),
+        OptionSpec(name: "exclude", value: "glob", repeatable: true, help: "Skip entries matching a .gitignore-style pattern (repeatable)."),
         OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
-        OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode."),
+        OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode, not only when a PATH failed."),
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
     ]
 
@@ -72,19 +79,20 @@ enum IngestCommand: Command {
         let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }
         if !arguments.flag("quiet") { context.err(report.summary + "\n") }
+        // Said last, after the summary, so a cron mail ends with why the run failed.
+        for (root, message) in report.failedRoots {
+            context.err("error: \(TextSanitizer.terminalSafe(root)): \(TextSanitizer.terminalSafe(message)); "
+                        + "nothing under it was marked removed\n")
+        }
+        if !report.failedRoots.isEmpty { return 1 }
         return arguments.flag("strict") && !report.errors.isEmpty ? 1 : 0
     }
 
-    /// The given paths made absolute (each must exist), or the standard folders that exist.
+    /// The given paths made absolute, or the standard folders that exist. A given path that does not
+    /// exist is kept: the run records it as an error of that root and ingests the others.
     static func resolveRoots(_ paths: [String], _ context: CommandContext) throws -> [String] {
         if !paths.isEmpty {
-            return try paths.map { path in
-                let absolute = CatalogueLocation.absolute(path)
-                guard FileManager.default.fileExists(atPath: absolute) else {
-                    throw UsageError(message: "no such file or folder: \(path)")
-                }
-                return URL(fileURLWithPath: absolute).standardizedFileURL.path
-            }
+            return paths.map { URL(fileURLWithPath: CatalogueLocation.absolute($0)).standardizedFileURL.path }
         }
         let home = context.environment["HOME"] ?? NSHomeDirectory()
         let standard = [

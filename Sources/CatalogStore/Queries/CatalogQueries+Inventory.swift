@@ -66,13 +66,20 @@ extension CatalogQueries {
             """, [.integer(Int64(limit ?? -1))]).map { .object(RecordMapping.json($0)) }
     }
 
-    /// Errors of run `runID`, or of the latest run when nil.
+    /// The errors run `runID` recorded; when nil, every error current now (not cleared by a later
+    /// run), each path once with the last run that met it.
     package func errors(runID: Int64?) throws -> [JSONValue] {
-        let run = try runID ?? db.queryFirst("SELECT max(id) AS id FROM ingest_runs")?.int64("id")
-        guard let run else { return [] }
+        if let runID {
+            return try db.query("""
+                SELECT run_id, path, message FROM ingest_errors WHERE run_id = ? ORDER BY id
+                """, [.integer(runID)]).map { .object(RecordMapping.json($0)) }
+        }
         return try db.query("""
-            SELECT run_id, path, message FROM ingest_errors WHERE run_id = ? ORDER BY id
-            """, [.integer(run)]).map { .object(RecordMapping.json($0)) }
+            SELECT DISTINCT e.run_id, e.path, e.message FROM ingest_errors e
+            WHERE e.cleared_at IS NULL
+              AND e.run_id = (SELECT max(x.run_id) FROM ingest_errors x WHERE x.path IS e.path AND x.cleared_at IS NULL)
+            ORDER BY e.path, e.message
+            """).map { .object(RecordMapping.json($0)) }
     }
 
     /// When the last successful ingest finished: every answer is as old as that. Nil when none has.

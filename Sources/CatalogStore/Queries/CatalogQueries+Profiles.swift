@@ -184,7 +184,7 @@ extension CatalogQueries {
         // device_count is the profile's list as written; a UDID it repeats is listed once.
         pairs.append(("duplicate_devices", .int(Int64(max(0, (row.int("device_count") ?? 0) - devices.count)))))
         pairs.append(("locations", .array(try db.query("""
-            SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at
+            SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at, error
             FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
             """, [key]).map { .object(RecordMapping.json($0)) })))
         pairs.append(("builds", .array(try db.query("""

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// Issue 9 §3 through the built binary: exit codes of runs that partly fail, `--exclude` patterns,
+/// `catalog errors` and `catalog runs`, and the summary line.
+@Suite struct IngestCommandTests {
+    /// A temp folder with a catalogue path in it, removed afterwards.
+    final class Folder {
+        let path = NSTemporaryDirectory() + "catalog-ingest-cli-" + UUID().uuidString
+        var db: String { path + "/catalog.sqlite" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        func copy(_ source: String, to name: String) throws -> String {
+            let target = path + "/" + name
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+            return target
+        }
+
+        func run(_ arguments: [String]) throws -> CatalogProcess.Result {
+            try CatalogProcess.run(arguments + ["--db", db])
+        }
+
+        func records(_ arguments: [String]) throws -> [[String: Any]] {
+            let result = try run(arguments + ["--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try CatalogProcess.json(result.stdout) as? [[String: Any]] ?? []
+        }
+    }
+
+    @Test func aMissingRootExits1AfterIngestingTheOthers() throws {
+        let folder = try Folder()
+        let good = try folder.copy(CatalogProcess.fixtures + "/profiles", to: "good")
+        let missing = folder.path + "/nonexistent"
+        let result = try folder.run(["ingest", missing, good])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix(
+            "error: \(missing): cannot read: No such file or directory; nothing under it was marked removed\n"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("checked "))
+        #expect(try folder.records(["profiles"]).count > 10)
+        let errors = try folder.records(["errors"])
+        #expect(errors.map { $0["path"] as? String } == [missing])
+        #expect(try folder.records(["runs"]).first?["status"] as? String == "ok")
+        // Usage errors keep 64.
+        #expect(try folder.run(["ingest", good, "--bogus"]).status == 64)
+        let noStandardFolder = try CatalogProcess.run(["ingest", "--db", folder.db], environment: ["HOME": folder.path])
+        #expect(noStandardFolder.status == 64)
+    }
+
+    @Test func excludePatternsWithASlashAreRelativeToTheWalkedRoot() throws {
+        let folder = try Folder()
+        let tree = try folder.copy(CatalogProcess.fixtures, to: "Fixtures")
+        let relative = try folder.run(["ingest", tree, "--exclude", "malformed/*"])
+        #expect(relative.status == 0)
+        #expect(relative.stderr.contains("; 0 errors"), "\(relative.stderr)")
+        #expect(!relative.stderr.contains("warning:"))
+        let above = try CatalogProcess.run(["ingest", folder.path, "--exclude", "Fixtures/malformed/*",
+                                            "--db", folder.path + "/other.sqlite"])
+        #expect(above.stderr.contains("; 0 errors"), "\(above.stderr)")
+        let bare = try CatalogProcess.run(["ingest", folder.path, "--exclude", "malformed", "--db", folder.path + "/bare.sqlite"])
+        #expect(bare.stderr.contains("; 0 errors"), "\(bare.stderr)")
+    }
+
+    @Test func errorsListWhatIsInErrorNowAndRunsShowRemovedBuilds() throws {
+        let folder = try Folder()
+        let bad = try folder.copy(CatalogProcess.fixtures + "/malformed", to: "bad")
+        let bundles = try folder.copy(CatalogProcess.fixtures + "/bundles", to: "bundles")
+        #expect(try folder.run(["ingest", bad]).status == 0)
+        #expect(try folder.run(["ingest", bundles]).status == 0)
+        // The second run did not walk `bad`: its files are still listed, with run 1.
+        let errors = try folder.records(["errors"])
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { ($0["path"] as? String)?.hasPrefix(bad + "/") == true && $0["run_id"] as? Int == 1 })
+        #expect(try folder.records(["errors", "--run", "2"]).isEmpty)
+        #expect(try folder.records(["errors", "--run", "1"]).count == errors.count)
+
+        try FileManager.default.removeItem(atPath: bundles + "/Example.app")
+        let third = try folder.run(["ingest", bundles])
+        let runs = try folder.records(["runs"])
+        let removed = runs.first?["builds_removed"] as? Int ?? 0
+        #expect(removed >= 1)
+        #expect(third.stderr.contains("(+0 new, \(removed) removed); 0 errors"), "\(third.stderr)")
+        let table = try folder.run(["runs", "--format", "table"])
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("RENEWED") == true)
+        #expect(lines.first?.contains("BUILDS REMOVED") == true)
+        // The newest run's row, in the BUILDS REMOVED column.
+        let header = String(lines.first ?? "")
+        let row = String(lines.dropFirst().first ?? "")
+        let range = try #require(header.range(of: "BUILDS REMOVED"))
+        let cell = row.dropFirst(header.distance(from: header.startIndex, to: range.lowerBound)).prefix { $0 != " " }
+        #expect(cell == Substring(String(removed)), "\(table.stdout)")
+    }
+
+    @Test func theSummarySaysCheckedAndReadAndRenewalsAgreeWithRuns() throws {
+        let folder = try Folder()
+        let tree = try folder.copy(CatalogProcess.fixtures + "/profiles", to: "profiles")
+        let first = try folder.run(["ingest", tree])
+        let count = try FileManager.default.contentsOfDirectory(atPath: tree).count
+        #expect(first.stderr.hasPrefix("checked \(count) files in "), "\(first.stderr)")
+        #expect(first.stderr.contains("(read \(count), 0 unchanged)"))
+        let second = try folder.run(["ingest", tree])
+        #expect(second.stderr.contains("(read 0, \(count) unchanged)"), "\(second.stderr)")
+        // What the summary says of renewals is what `runs` records.
+        for run in try folder.records(["runs"]) {
+            #expect(run["profiles_renewed"] as? Int == 0)
+        }
+        #expect(first.stderr.contains(" 0 renewed"))
+    }
+}

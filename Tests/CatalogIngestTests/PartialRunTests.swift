@@ -1,0 +1,287 @@
+import CatalogCore
+import Foundation
+import Testing
+@testable import CatalogIngest
+@testable import CatalogStore
+
+extension JSONValue {
+    var intValue: Int? { if case .int(let value) = self { return Int(value) } else { return nil } }
+    var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
+    var arrayValue: [JSONValue]? { if case .array(let values) = self { return values } else { return nil } }
+}
+
+/// Issue 9 §3: runs that partly fail (a missing root, a file that breaks after it was catalogued)
+/// and what they report (current errors, renewals, removed profiles and builds).
+@Suite struct PartialRunTests {
+    private static let profile = IngestPaths.fixtures + "/profiles/ios-enterprise.mobileprovision"
+
+    private func queries(_ db: String) throws -> CatalogQueries {
+        CatalogQueries(try Connection.openCatalogue(path: db, readOnly: true))
+    }
+
+    /// `catalog errors` without `--run`: (run, path) of every error current now.
+    private func currentErrors(_ db: String) throws -> [String] {
+        try queries(db).errors(runID: nil).map { record in
+            "\(record["run_id"]?.intValue ?? -1) \(record["path"]?.stringValue ?? "")"
+        }
+    }
+
+    // MARK: A root that does not exist or cannot be read
+
+    @Test func aMissingRootIsAnErrorAndTheOtherRootsAreIngested() throws {
+        let scratch = try Scratch()
+        let good = try scratch.copyFixtures("profiles", to: "good")
+        let missing = scratch.file("missing")
+        let db = scratch.file("catalog.sqlite")
+        let report = try ingest([missing, good], db: db)
+        #expect(report.failedRoots.map(\.path) == [missing])
+        #expect(report.failedRoots.first?.message == "cannot read: No such file or directory")
+        #expect(report.errors.map(\.path) == [missing])
+        #expect(report.profilesNew > 10)
+        #expect(try currentErrors(db) == ["1 \(missing)"])
+    }
+
+    @Test func aRootThatVanishesMarksNothingRemovedAndKeepsItsErrors() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures()
+        let db = scratch.file("catalog.sqlite")
+        let first = try ingest([tree], db: db)
+        let before = try canonicalDump(db)
+        let errors = try currentErrors(db)
+        #expect(errors.count == first.errors.count && errors.allSatisfy { $0.hasPrefix("1 ") })
+
+        // Unmounted: the root is missing, and nothing under it changes.
+        try FileManager.default.moveItem(atPath: tree, toPath: scratch.file("elsewhere"))
+        let second = try ingest([tree], db: db)
+        #expect(second.failedRoots.map(\.path) == [tree])
+        #expect(second.profilesRemoved == 0 && second.buildsRemoved == 0)
+        #expect(try canonicalDump(db) == before)
+        #expect(try currentErrors(db) == (errors + ["2 \(tree)"]).sorted { $0.dropFirst(2) < $1.dropFirst(2) })
+
+        // Back again: its errors are met again by run 3 and the root's own error is gone.
+        try FileManager.default.moveItem(atPath: scratch.file("elsewhere"), toPath: tree)
+        let third = try ingest([tree], db: db)
+        #expect(third.failedRoots.isEmpty)
+        #expect(try currentErrors(db) == errors.map { "3" + $0.dropFirst() })
+    }
+
+    @Test(.enabled(if: Unprivileged.isAvailable, "needs a non-root user or setpriv to make a folder unreadable"))
+    func anUnreadableRootExits1AndMarksNothingRemoved() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("profiles", to: "tree")
+        let other = try scratch.copyFixtures("bundles", to: "other")
+        let db = scratch.file("catalog.sqlite")
+        try Unprivileged.open(scratch.path)
+        let first = try Unprivileged.run(["ingest", tree, "--db", db, "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try canonicalDump(db)
+
+        chmod(tree, 0o000)
+        let second = try Unprivileged.run(["ingest", tree, other, "--db", db])
+        chmod(tree, 0o755)
+        #expect(second.status == 1)
+        #expect(second.stderr.hasSuffix(
+            "error: \(tree): cannot read folder: Permission denied; nothing under it was marked removed\n"),
+            "\(second.stderr)")
+        #expect(second.stderr.contains(" 0 removed), "), "\(second.stderr)")
+        // The other root was ingested; nothing of the unreadable one changed.
+        let after = try canonicalDump(db)
+        #expect(after.filter { $0.hasPrefix("build ") }.count > 0)
+        #expect(after.filter { $0.contains(tree + "/") } == before.filter { $0.contains(tree + "/") })
+    }
+
+    // MARK: A catalogued file that breaks
+
+    @Test func aTruncatedCopyShowsItsErrorAndTheProfileStaysThroughItsOtherCopy() throws {
+        let scratch = try Scratch()
+        let broken = try scratch.copy(Self.profile, to: "tree/a.mobileprovision")
+        let other = try scratch.copy(Self.profile, to: "tree/b.mobileprovision")
+        let db = scratch.file("catalog.sqlite")
+        try ingest([scratch.file("tree")], db: db)
+        let bytes = try readBytes(broken)
+        let uuid = try queries(db).profileUUID(atPath: broken) ?? ""
+
+        try scratch.write("tree/a.mobileprovision", Array(bytes.prefix(bytes.count / 2)))
+        let report = try ingest([scratch.file("tree")], db: db)
+        #expect(report.errors.map(\.path) == [broken])
+        #expect(report.profilesRemoved == 0)
+        let connection = try Connection.openCatalogue(path: db, readOnly: true)
+        // Not "present with stale facts": removed, with the reason; size and last_seen are those of
+        // the last time it decoded.
+        #expect(try connection.strings("""
+            SELECT (removed_at IS NOT NULL) || ' ' || size || ' ' || (last_seen < removed_at) || ' ' || error
+            FROM profile_locations WHERE path = ?
+            """, [.text(broken)]) == ["1 \(bytes.count) 0 \(report.errors.first?.message ?? "?")"])
+        #expect(try connection.strings("SELECT removed_at IS NULL FROM profile_locations WHERE path = ?",
+                                       [.text(other)]) == ["1"])
+        // The profile stays catalogued (and present) through its other copy.
+        let shown = try queries(db).profileDetail(uuid: uuid, now: Date())
+        let locations = shown?["locations"]?.arrayValue ?? []
+        #expect(locations.count == 2)
+        #expect(locations.first?["path"]?.stringValue == other)
+        #expect(locations.last?["error"]?.stringValue == report.errors.first?.message)
+        #expect(try connection.count("SELECT count(*) AS n FROM files WHERE status = 'error'") == 1)
+
+        // Mended, the location is present again and its error cleared.
+        try scratch.write("tree/a.mobileprovision", bytes)
+        let mended = try ingest([scratch.file("tree")], db: db)
+        #expect(mended.errors.isEmpty)
+        #expect(try connection.strings("SELECT (removed_at IS NULL) || ' ' || ifnull(error, '-') FROM profile_locations")
+                == ["1 -", "1 -"])
+        #expect(try currentErrors(db).isEmpty)
+    }
+
+    @Test func truncatingTheOnlyCopyRemovesTheProfile() throws {
+        let scratch = try Scratch()
+        let only = try scratch.copy(Self.profile, to: "tree/only.mobileprovision")
+        let db = scratch.file("catalog.sqlite")
+        try ingest([scratch.file("tree")], db: db)
+        try scratch.write("tree/only.mobileprovision", Array(try readBytes(only).prefix(100)))
+        let report = try ingest([scratch.file("tree")], db: db)
+        #expect(report.profilesRemoved == 1)
+        #expect(report.profilesTotal == 0)
+        var filter = CatalogQueries.ProfileFilter()
+        filter.scope = .removed
+        #expect(try queries(db).profiles(filter).count == 1)
+        // Still broken on the next run: nothing more is removed, the error is still current.
+        let again = try ingest([scratch.file("tree")], db: db)
+        #expect(again.profilesRemoved == 0 && again.errors.count == 1)
+        #expect(try currentErrors(db) == ["3 \(only)"])
+    }
+
+    @Test func aTruncatedIPALosesItsBuildsAndItsEmbeddedProfile() throws {
+        let scratch = try Scratch()
+        let ipa = try scratch.copy(IngestPaths.fixtures + "/ipa/Example.ipa", to: "tree/Example.ipa")
+        let db = scratch.file("catalog.sqlite")
+        let first = try ingest([scratch.file("tree")], db: db)
+        #expect(first.buildsNew >= 1)
+        try scratch.write("tree/Example.ipa", Array(try readBytes(ipa).prefix(200)))
+        let report = try ingest([scratch.file("tree")], db: db)
+        #expect(report.errors.count == 1)
+        #expect(report.buildsRemoved == first.buildsNew)
+        #expect(report.profilesRemoved == 1)
+        let connection = try Connection.openCatalogue(path: db, readOnly: true)
+        let message = report.errors.first?.message ?? "?"
+        #expect(try connection.strings("SELECT (removed_at IS NOT NULL) || ' ' || error FROM builds")
+                == Array(repeating: "1 \(message)", count: first.buildsNew))
+        #expect(try connection.strings("SELECT (removed_at IS NOT NULL) || ' ' || error FROM profile_locations")
+                == ["1 \(message)"])
+        var filter = CatalogQueries.BuildFilter()
+        filter.includeRemoved = true
+        #expect(try queries(db).builds(filter).allSatisfy { $0["error"]?.stringValue == message })
+    }
+
+    // MARK: Errors current now
+
+    @Test func errorsListEveryFileInErrorWithTheRunThatLastMetIt() throws {
+        let scratch = try Scratch()
+        let a = try scratch.copyFixtures("malformed", to: "a")
+        let b = scratch.file("b")
+        try scratch.copy(IngestPaths.fixtures + "/malformed/garbage.mobileprovision", to: "b/garbage.mobileprovision")
+        let db = scratch.file("catalog.sqlite")
+        let first = try ingest([a], db: db)
+        let second = try ingest([b], db: db)
+        #expect(second.errors.map(\.path) == [b + "/garbage.mobileprovision"])
+        // Run 2 did not walk a: a's errors are still current, with run 1.
+        let current = try currentErrors(db)
+        #expect(current.count == first.errors.count + 1)
+        #expect(current.contains("1 \(a)/garbage.mobileprovision"))
+        #expect(current.contains("2 \(b)/garbage.mobileprovision"))
+        #expect(try queries(db).errors(runID: 2).count == 1)
+        #expect(try queries(db).errors(runID: 1).count == first.errors.count)
+
+        // Fixed (here: deleted) under a, and met again otherwise.
+        try FileManager.default.removeItem(atPath: a + "/garbage.mobileprovision")
+        let third = try ingest([a], db: db)
+        #expect(third.errors.count == first.errors.count - 1)
+        let after = try currentErrors(db)
+        #expect(!after.contains { $0.hasSuffix("\(a)/garbage.mobileprovision") })
+        #expect(after.filter { $0.hasPrefix("3 ") }.count == third.errors.count)
+        #expect(after.contains("2 \(b)/garbage.mobileprovision"))
+        // History is kept: run 1 still lists what it met.
+        #expect(try queries(db).errors(runID: 1).count == first.errors.count)
+    }
+
+    @Test func anUnchangedAppWithABrokenEmbeddedProfileStaysInError() throws {
+        let scratch = try Scratch()
+        let app = try scratch.copy(IngestPaths.fixtures + "/bundles/Example.app", to: "tree/Example.app")
+        try scratch.write("tree/Example.app/embedded.mobileprovision", Array("not a profile".utf8))
+        let db = scratch.file("catalog.sqlite")
+        let first = try ingest([scratch.file("tree")], db: db)
+        #expect(first.errors.map(\.path) == [app + "/embedded.mobileprovision"])
+        let second = try ingest([scratch.file("tree")], db: db)
+        #expect(second.errors.map(\.path) == [app + "/embedded.mobileprovision"])
+        #expect(try currentErrors(db) == ["2 \(app)/embedded.mobileprovision"])
+    }
+
+    // MARK: Renewals
+
+    /// A copy of the enterprise fixture as another UUID created at `created` (same length as the
+    /// original's date): same name, application identifier and team. The signature no longer matches,
+    /// which the ingester does not require.
+    private func renewal(uuid: String, created: String) throws -> [UInt8] {
+        var text = try readBytes(Self.profile)
+        func replace(_ old: String, _ new: String) {
+            let (o, n) = (Array(old.utf8), Array(new.utf8))
+            precondition(o.count == n.count)
+            var index = 0
+            while index + o.count <= text.count {
+                if Array(text[index..<index + o.count]) == o { text.replaceSubrange(index..<index + o.count, with: n) }
+                index += 1
+            }
+        }
+        replace("C1764A00-333D-41F4-A0B4-A29DCAD39493", uuid)
+        replace("<date>2026-01-15T10:00:00Z</date>", "<date>\(created)</date>")
+        return text
+    }
+
+    @Test(arguments: [("a-old", "b-new"), ("b-old", "a-new")])
+    func aFirstIngestIntoAnEmptyCatalogueHasNoRenewals(oldName: String, newName: String) throws {
+        let scratch = try Scratch()
+        try scratch.copy(Self.profile, to: "tree/\(oldName).mobileprovision")
+        try scratch.write("tree/\(newName).mobileprovision",
+                          try renewal(uuid: "11111111-2222-3333-4444-555555555555", created: "2026-06-15T10:00:00Z"))
+        let db = scratch.file("catalog.sqlite")
+        let report = try ingest([scratch.file("tree")], db: db)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.profilesNew == 2 && report.profilesRenewed == 0)
+        // Both are still each other's renewals in `show`.
+        let shown = try queries(db).profileDetail(uuid: "11111111-2222-3333-4444-555555555555", now: Date())
+        #expect(shown?["renewals"]?.arrayValue?.count == 1)
+    }
+
+    @Test func aRenewalReplacesAProfileAnEarlierRunCatalogued() throws {
+        let scratch = try Scratch()
+        try scratch.copy(Self.profile, to: "tree/current.mobileprovision")
+        let db = scratch.file("catalog.sqlite")
+        try ingest([scratch.file("tree")], db: db)
+        try scratch.write("tree/renewed.mobileprovision",
+                          try renewal(uuid: "11111111-2222-3333-4444-555555555555", created: "2026-06-15T10:00:00Z"))
+        // Found late, an older profile renews nothing.
+        try scratch.write("tree/older.mobileprovision",
+                          try renewal(uuid: "00000000-2222-3333-4444-555555555555", created: "2025-06-15T10:00:00Z"))
+        let report = try ingest([scratch.file("tree")], db: db)
+        #expect(report.profilesRenewed == 1 && report.profilesNew == 1)
+        let run = try queries(db).runs(limit: 1).first
+        #expect(run?["profiles_renewed"]?.intValue == 1 && run?["profiles_new"]?.intValue == 1)
+    }
+
+    // MARK: The summary
+
+    @Test func theSummarySaysWhatWasCheckedAndWhatWasRead() throws {
+        let scratch = try Scratch()
+        try scratch.copy(IngestPaths.fixtures + "/plists/app-xml.plist", to: "tree/App/Info.plist")
+        try scratch.copy(IngestPaths.fixtures + "/plists/framework.plist", to: "tree/Framework/Info.plist")
+        try scratch.copy(Self.profile, to: "tree/p.mobileprovision")
+        let db = scratch.file("catalog.sqlite")
+        let first = try ingest([scratch.file("tree")], db: db)
+        #expect(first.filesRead == first.filesScanned)
+        #expect(first.filesScanned == 3 && first.filesSkipped == 1)
+        #expect(first.summary.hasPrefix("checked \(first.filesScanned) files in "))
+        #expect(first.summary.contains("(read 3, 0 unchanged): 1 profile (+1 new, 0 renewed, 0 removed), "
+                                       + "1 build (+1 new, 0 removed); 0 errors; 1 Info.plist skipped (not an app's"))
+        let second = try ingest([scratch.file("tree")], db: db)
+        #expect(second.summary.contains("(read 0, \(second.filesScanned) unchanged)"), "\(second.summary)")
+        #expect(!second.summary.contains("skipped"))
+    }
+}
