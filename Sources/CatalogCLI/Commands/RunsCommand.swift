@@ -16,7 +16,7 @@ enum RunsCommand: Command {
         Column(key: "started_at", header: "STARTED"),
         Column(key: "status", header: "STATUS"),
         Column(key: "files_scanned", header: "CHECKED"),
-        Column(key: "files_decoded", header: "READ"),
+        Column(key: "files_unchanged", header: "UNCHANGED"),
         Column(key: "profiles_new", header: "NEW"),
         Column(key: "profiles_renewed", header: "RENEWED"),
         Column(key: "profiles_removed", header: "REMOVED"),
