@@ -51,6 +51,14 @@ package struct TreeWalker {
                 try walkFolder(root, depth: 0, visit)
             }
         } else if let candidate = fileCandidate(root, name: (root as NSString).lastPathComponent) {
+            // A file given as the root that cannot be opened fails the root, as a folder would.
+            let fd = open(root, O_RDONLY | O_NONBLOCK)
+            guard fd >= 0 else {
+                problems.append(Problem(path: root, message: "cannot read: \(String(cString: strerror(errno)))",
+                                        contentsUnknown: true))
+                return
+            }
+            close(fd)
             try visit(candidate)
         }
     }

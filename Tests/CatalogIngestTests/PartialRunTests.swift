@@ -90,6 +90,19 @@ extension JSONValue {
         #expect(after.filter { $0.contains(tree + "/") } == before.filter { $0.contains(tree + "/") })
     }
 
+    @Test(.enabled(if: Unprivileged.isAvailable, "needs a non-root user or setpriv to make a file unreadable"))
+    func anUnreadableFileGivenAsTheRootExits1() throws {
+        let scratch = try Scratch()
+        let file = try scratch.copy(Self.profile, to: "tree/locked.mobileprovision")
+        let db = scratch.file("catalog.sqlite")
+        try Unprivileged.open(scratch.path)
+        chmod(file, 0o000)
+        let result = try Unprivileged.run(["ingest", file, "--db", db])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix(
+            "error: \(file): cannot read: Permission denied; nothing under it was marked removed\n"), "\(result.stderr)")
+    }
+
     // MARK: A catalogued file that breaks
 
     @Test func aTruncatedCopyShowsItsErrorAndTheProfileStaysThroughItsOtherCopy() throws {
