@@ -84,8 +84,8 @@ enum IngestCommand: Command {
             context.err("error: \(TextSanitizer.terminalSafe(root)): \(TextSanitizer.terminalSafe(message)); "
                         + "nothing under it was marked removed\n")
         }
-        if !report.failedRoots.isEmpty { return 1 }
-        return arguments.flag("strict") && !report.errors.isEmpty ? 1 : 0
+        if !report.failedRoots.isEmpty { return ExitStatus.failure }
+        return arguments.flag("strict") && !report.errors.isEmpty ? ExitStatus.failure : ExitStatus.success
     }
 
     /// The given paths made absolute, or the standard folders that exist. A given path that does not
