@@ -180,7 +180,7 @@ extension JSONValue {
         #expect(try connection.strings("SELECT (removed_at IS NOT NULL) || ' ' || error FROM profile_locations")
                 == ["1 \(message)"])
         var filter = CatalogQueries.BuildFilter()
-        filter.includeRemoved = true
+        filter.presence = .removed
         #expect(try queries(db).builds(filter).allSatisfy { $0["error"]?.stringValue == message })
     }
 
