@@ -48,6 +48,11 @@ import Testing
         let errors = try folder.records(["errors"])
         #expect(errors.map { $0["path"] as? String } == [missing])
         #expect(try folder.records(["runs"]).first?["status"] as? String == "ok")
+        // --quiet hushes the summary, not the error; the next run meets the root's error again.
+        let quiet = try folder.run(["ingest", "--quiet", missing, good])
+        #expect(quiet.status == 1)
+        #expect(quiet.stderr == "error: \(missing): cannot read: No such file or directory; nothing under it was marked removed\n")
+        #expect(try folder.records(["errors"]).map { $0["run_id"] as? Int } == [2])
         // Usage errors keep 64.
         #expect(try folder.run(["ingest", good, "--bogus"]).status == 64)
         let noStandardFolder = try CatalogProcess.run(["ingest", "--db", folder.db], environment: ["HOME": folder.path])
