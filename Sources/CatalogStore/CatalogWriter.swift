@@ -7,8 +7,8 @@ package final class CatalogWriter {
     /// What an upsert did, for the run's summary.
     package enum ProfileChange: Equatable, Sendable {
         case new
-        /// A renewal: a UUID new to the catalogue with the same name, application identifier and team
-        /// as a profile that an earlier run catalogued and that was created before it.
+        /// A UUID new to the catalogue that renews a profile an earlier run catalogued (README,
+        /// "Renewals": same team, application identifier, kind and platforms, later effective expiry).
         case renewed
         case updated
         case unchanged
@@ -278,14 +278,17 @@ package final class CatalogWriter {
         }
     }
 
-    /// Whether `profile` (new to the catalogue) renews one catalogued before this run: same name,
-    /// application identifier and team, created earlier.
+    /// Whether `profile` (new to the catalogue) renews one catalogued before this run, as
+    /// `CatalogQueries.supersededBy` defines it: same team, application identifier (as written), kind
+    /// and platforms, and an earlier effective expiry than `profile`'s.
     private func isRenewal(_ profile: ProvisioningProfile) throws -> Bool {
         try db.query("""
             SELECT uuid FROM profiles
-            WHERE name = ? AND application_identifier IS ? AND team_id IS ? AND uuid <> ? AND creation_date < ?
-            """, [.text(profile.name), SQLValue(profile.applicationIdentifier), SQLValue(profile.teamID),
-                  .text(profile.uuid), SQLValue(profile.creationDate)])
+            WHERE team_id IS ? AND application_identifier IS ? AND kind = ? AND effective_expiration_date < ?
+              AND platforms = ? AND uuid <> ?
+            """, [SQLValue(profile.teamID), SQLValue(profile.applicationIdentifier), .text(profile.kind.rawValue),
+                  SQLValue(profile.effectiveExpirationDate), .text(JSONValue.strings(profile.platforms).serialized()),
+                  .text(profile.uuid)])
             .contains { !insertedThisRun.contains($0.string("uuid") ?? "") }
     }
 

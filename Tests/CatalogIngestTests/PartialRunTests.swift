@@ -229,54 +229,50 @@ extension JSONValue {
 
     // MARK: Renewals
 
-    /// A copy of the enterprise fixture as another UUID created at `created` (same length as the
-    /// original's date): same name, application identifier and team. The signature no longer matches,
-    /// which the ingester does not require.
-    private func renewal(uuid: String, created: String) throws -> [UInt8] {
-        var text = try readBytes(Self.profile)
-        func replace(_ old: String, _ new: String) {
-            let (o, n) = (Array(old.utf8), Array(new.utf8))
-            precondition(o.count == n.count)
-            var index = 0
-            while index + o.count <= text.count {
-                if Array(text[index..<index + o.count]) == o { text.replaceSubrange(index..<index + o.count, with: n) }
-                index += 1
-            }
-        }
-        replace("C1764A00-333D-41F4-A0B4-A29DCAD39493", uuid)
-        replace("<date>2026-01-15T10:00:00Z</date>", "<date>\(created)</date>")
-        return text
+    private static let adhocOld = "44C6C3D6-6720-46AD-AD64-9FC192DFFA1E"
+    private static let adhocNew = "4AA98B40-F571-4848-AF74-0DF1523AE283"
+
+    private func renewalFixture(_ name: String) -> String {
+        IngestPaths.fixtures + "/renewals/\(name).mobileprovision"
     }
 
     @Test(arguments: [("a-old", "b-new"), ("b-old", "a-new")])
     func aFirstIngestIntoAnEmptyCatalogueHasNoRenewals(oldName: String, newName: String) throws {
         let scratch = try Scratch()
-        try scratch.copy(Self.profile, to: "tree/\(oldName).mobileprovision")
-        try scratch.write("tree/\(newName).mobileprovision",
-                          try renewal(uuid: "11111111-2222-3333-4444-555555555555", created: "2026-06-15T10:00:00Z"))
+        try scratch.copy(renewalFixture("renew-adhoc-old"), to: "tree/\(oldName).mobileprovision")
+        try scratch.copy(renewalFixture("renew-adhoc-new"), to: "tree/\(newName).mobileprovision")
         let db = scratch.file("catalog.sqlite")
         let report = try ingest([scratch.file("tree")], db: db)
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(report.profilesNew == 2 && report.profilesRenewed == 0)
-        // Both are still each other's renewals in `show`.
-        let shown = try queries(db).profileDetail(uuid: "11111111-2222-3333-4444-555555555555", now: Date())
-        #expect(shown?["renewals"]?.arrayValue?.count == 1)
+        // They are still each other's renewals in `show`.
+        let renewals = try queries(db).profileDetail(uuid: Self.adhocNew, now: Date())?["renewals"]?.arrayValue ?? []
+        #expect(renewals.map { "\($0["uuid"]?.stringValue ?? "") \($0["relation"]?.stringValue ?? "")" }
+                == ["\(Self.adhocOld) older"])
+
+        // The whole fixture tree, renewal pairs included: none on a first ingest.
+        let all = try ingest([IngestPaths.fixtures], db: scratch.file("all.sqlite"))
+        #expect(all.profilesRenewed == 0 && all.profilesNew > 20)
     }
 
-    @Test func aRenewalReplacesAProfileAnEarlierRunCatalogued() throws {
+    @Test func aRenewalRenewsAProfileAnEarlierRunCatalogued() throws {
         let scratch = try Scratch()
-        try scratch.copy(Self.profile, to: "tree/current.mobileprovision")
+        try scratch.copy(renewalFixture("renew-adhoc-old"), to: "tree/old.mobileprovision")
         let db = scratch.file("catalog.sqlite")
         try ingest([scratch.file("tree")], db: db)
-        try scratch.write("tree/renewed.mobileprovision",
-                          try renewal(uuid: "11111111-2222-3333-4444-555555555555", created: "2026-06-15T10:00:00Z"))
-        // Found late, an older profile renews nothing.
-        try scratch.write("tree/older.mobileprovision",
-                          try renewal(uuid: "00000000-2222-3333-4444-555555555555", created: "2025-06-15T10:00:00Z"))
+        try scratch.copy(renewalFixture("renew-adhoc-new"), to: "tree/new.mobileprovision")
+        // Same app id and team, another kind: not a renewal.
+        try scratch.copy(renewalFixture("renew-development"), to: "tree/development.mobileprovision")
         let report = try ingest([scratch.file("tree")], db: db)
         #expect(report.profilesRenewed == 1 && report.profilesNew == 1)
         let run = try queries(db).runs(limit: 1).first
         #expect(run?["profiles_renewed"]?.intValue == 1 && run?["profiles_new"]?.intValue == 1)
+
+        // Found late, an older profile renews nothing.
+        let late = scratch.file("late.sqlite")
+        try ingest([scratch.file("tree/new.mobileprovision")], db: late)
+        let older = try ingest([scratch.file("tree/old.mobileprovision")], db: late)
+        #expect(older.profilesRenewed == 0 && older.profilesNew == 1)
     }
 
     // MARK: The summary

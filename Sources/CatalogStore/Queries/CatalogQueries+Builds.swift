@@ -30,9 +30,9 @@ extension CatalogQueries {
         b.source_kind, b.path, NULLIF(b.app_path, '') AS app_path, b.profile_uuid, p.name AS profile_name,
         b.team_id, b.platform, b.package_type, b.archived_at, b.signing_identity,
         (SELECT parent.bundle_id FROM builds parent WHERE parent.id = b.parent_build_id) AS parent_bundle_id,
-        b.first_seen, b.last_seen, b.removed_at, b.error,
+        b.first_seen, b.last_seen, b.removed_at,
         p.kind AS profile_kind, p.effective_expiration_date AS launches_until, p.expiry_cause AS launches_until_cause,
-        \(supersededBy) AS profile_superseded_by
+        \(supersededBy) AS profile_superseded_by, b.error
         """
 
     /// Build history, newest version first (version-aware), then newest build.

@@ -192,13 +192,17 @@ extension CatalogQueries {
                    source_kind, path, app_path, archived_at, removed_at
             FROM builds WHERE profile_uuid = ? ORDER BY bundle_id, version_sort DESC, build_sort DESC, path
             """, [key]).map { .object(RecordMapping.json($0)) })))
+        // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
+        // same team, application identifier, kind and platforms; the later effective expiry renews.
         pairs.append(("renewals", .array(try db.query("""
             SELECT o.uuid, o.name, o.creation_date, o.expiration_date, o.effective_expiration_date,
-                   CASE WHEN o.creation_date < p.creation_date THEN 'older' ELSE 'newer' END AS relation
+                   CASE WHEN o.effective_expiration_date < p.effective_expiration_date THEN 'older' ELSE 'newer' END
+                       AS relation
             FROM profiles p JOIN profiles o
-              ON o.name = p.name AND o.application_identifier IS p.application_identifier
-             AND o.team_id IS p.team_id AND o.uuid <> p.uuid
-            WHERE p.uuid = ? ORDER BY o.creation_date
+              ON o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
+             AND o.kind = p.kind AND o.platforms = p.platforms
+             AND o.effective_expiration_date <> p.effective_expiration_date
+            WHERE p.uuid = ? ORDER BY o.effective_expiration_date, o.uuid
             """, [key]).map { .object(RecordMapping.json($0)) })))
         return .object(pairs)
     }
