@@ -25,7 +25,7 @@ enum IngestCommand: Command {
     static let arguments = [ArgumentSpec(name: "path", help: "A folder or file to index.", optional: true, variadic: true)]
     static let options = [
         CatalogueLocation.option,
-        OptionSpec(name: "exclude", value: "glob", repeatable: true, help: "Skip entries matching a .gitignore-style pattern (repeatable)."),
+        OptionSpec(name: "exclude", value: "pattern", repeatable: true, help: "Skip entries matching a .gitignore-style pattern (repeatable)."),
         OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
         OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode, not only when a PATH failed."),
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
