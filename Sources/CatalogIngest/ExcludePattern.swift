@@ -4,7 +4,8 @@ import Foundation
 /// - without a slash (`*.dSYM`, `malformed`), it matches an entry's name at any depth;
 /// - with a slash (`malformed/*`, `Fixtures/malformed`, `/old`), it matches the entry's path relative
 ///   to the walked root, from its start; a leading slash only anchors it. A pattern that is an
-///   absolute path (`/srv/ci/old/*`) also matches entries by their full path;
+///   absolute path (`/srv/ci/old/*`) also matches entries by their full path; a leading `./` is a
+///   leading slash;
 /// - `*`, `?` and `[…]` never match a `/`; a `**` segment matches any number of folders (`**/tmp`,
 ///   `build/**`, `a/**/b`);
 /// - a trailing slash (`build/`) matches folders only.
@@ -22,6 +23,8 @@ package struct ExcludePattern: Sendable, Equatable {
     package init(_ text: String) {
         self.text = text
         var pattern = Substring(text)
+        // `./x/*` is written for `x/*` (relative to the root, as every pattern with a slash is).
+        while pattern.hasPrefix("./") { pattern = Substring("/" + pattern.dropFirst(2)) }
         directoryOnly = pattern.count > 1 && pattern.hasSuffix("/")
         while pattern.count > 1 && pattern.hasSuffix("/") { pattern = pattern.dropLast() }
         absolute = pattern.hasPrefix("/")

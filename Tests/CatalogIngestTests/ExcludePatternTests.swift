@@ -34,6 +34,8 @@ import Testing
         #expect(!excludes("/profiles", "a/profiles", folder: true))
         #expect(excludes("a/profiles", "a/profiles", folder: true))
         #expect(!excludes("a/profiles", "b/a/profiles", folder: true))
+        #expect(excludes("./malformed/*", "malformed/garbage.mobileprovision"))
+        #expect(!excludes("./malformed/*", "x/malformed/garbage.mobileprovision"))
     }
 
     @Test func aStarDoesNotCrossASlashButTwoStarsDo() {
