@@ -40,8 +40,11 @@ package struct IngestReport: Sendable {
     /// Files read whose content was decoded: a copy of content already decoded in the run is read
     /// and hashed, not decoded again.
     package var filesDecoded = 0
-    /// Info.plists read and left out: build-setting placeholders, not an app's, not a property list.
+    /// Files left out on purpose: Info.plists read and found not an app's (or with build-setting
+    /// placeholders, or not a property list), and the AppleDouble sidecars of would-be candidates.
     package var filesSkipped = 0
+    /// Of `filesSkipped`, the AppleDouble sidecars (`._name`), never read.
+    package var sidecarsSkipped = 0
     package var profilesNew = 0
     package var profilesRenewed = 0
     package var profilesRemoved = 0
@@ -65,7 +68,7 @@ package struct IngestReport: Sendable {
     }
 
     /// `checked 10234 files in 1.2s (read 52, 10182 unchanged): 812 profiles (+12 new, 3 renewed,
-    /// 5 removed), 4211 builds (+2 new, 0 removed); 2 errors; 1 Info.plist skipped (not an app's, …)`.
+    /// 5 removed), 4211 builds (+2 new, 0 removed); 2 errors; 1 skipped (1 Info.plist not an app's …)`.
     /// Profile and build counts are what the catalogue holds as present after the run.
     package var summary: String {
         let time = seconds < 10 ? String(format: "%.2fs", seconds) : String(format: "%.1fs", seconds)
@@ -76,7 +79,13 @@ package struct IngestReport: Sendable {
             + "\(buildsTotal) build\(buildsTotal == 1 ? "" : "s") (+\(buildsNew) new, \(buildsRemoved) removed)"
         line += "; \(errors.count) error" + (errors.count == 1 ? "" : "s")
         if filesSkipped > 0 {
-            line += "; \(filesSkipped) Info.plist\(filesSkipped == 1 ? "" : "s") skipped (not an app's, or with $(…) placeholders)"
+            let plists = filesSkipped - sidecarsSkipped
+            var why: [String] = []
+            if plists > 0 { why.append("\(plists) Info.plist\(plists == 1 ? "" : "s") not an app's or with $(…) placeholders") }
+            if sidecarsSkipped > 0 {
+                why.append("\(sidecarsSkipped) AppleDouble ._ sidecar\(sidecarsSkipped == 1 ? "" : "s")")
+            }
+            line += "; \(filesSkipped) skipped (" + why.joined(separator: ", ") + ")"
         }
         return line
     }

@@ -104,6 +104,7 @@ package final class Ingester {
         try drain()
         // AppleDouble sidecars are not read; the summary's skipped count includes them.
         report.filesSkipped += walker.skippedAppleDouble
+        report.sidecarsSkipped += walker.skippedAppleDouble
         for problem in walker.problems {
             if problem.path == root && problem.contentsUnknown {
                 // The root could not be read at all: an error of the run, not a warning about one

@@ -288,7 +288,7 @@ extension JSONValue {
         #expect(first.filesScanned == 3 && first.filesSkipped == 1)
         #expect(first.summary.hasPrefix("checked \(first.filesScanned) files in "))
         #expect(first.summary.contains("(read 3, 0 unchanged): 1 profile (+1 new, 0 renewed, 0 removed), "
-                                       + "1 build (+1 new, 0 removed); 0 errors; 1 Info.plist skipped (not an app's"))
+                                       + "1 build (+1 new, 0 removed); 0 errors; 1 skipped (1 Info.plist not an app's or with $(…) placeholders)"))
         let second = try ingest([scratch.file("tree")], db: db)
         #expect(second.summary.contains("(read 0, \(second.filesScanned) unchanged)"), "\(second.summary)")
         #expect(!second.summary.contains("skipped"))
