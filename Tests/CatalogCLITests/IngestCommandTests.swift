@@ -59,6 +59,25 @@ import Testing
         #expect(noStandardFolder.status == 64)
     }
 
+    @Test func aTruncatedCopyShowsItsErrorInShow() throws {
+        let folder = try Folder()
+        let a = try folder.copy(CatalogProcess.fixtures + "/profiles/ios-enterprise.mobileprovision", to: "tree/a.mobileprovision")
+        let b = try folder.copy(a, to: "tree/b.mobileprovision")
+        #expect(try folder.run(["ingest", folder.path + "/tree"]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: b))
+        try bytes.prefix(300).write(to: URL(fileURLWithPath: b))
+        let second = try folder.run(["ingest", folder.path + "/tree"])
+        #expect(second.status == 0 && second.stderr.contains("warning: \(b): "))
+        let show = try folder.run(["show", "C1764A00-333D-41F4-A0B4-A29DCAD39493", "--format", "table"])
+        let line = show.stdout.split(separator: "\n").first { $0.contains(b) } ?? ""
+        let message = try folder.records(["errors"]).first { $0["path"] as? String == b }?["message"] as? String
+        #expect(message != nil && line.contains(message ?? "?"), "\(show.stdout)")
+        let json = try CatalogProcess.json(try folder.run(["show", "C1764A00-333D-41F4-A0B4-A29DCAD39493", "--json"]).stdout)
+        let locations = (json as? [String: Any])?["locations"] as? [[String: Any]] ?? []
+        #expect(locations.map { $0["error"] is NSNull } == [true, false])
+        #expect(try folder.records(["profiles"]).count == 1)
+    }
+
     @Test func excludePatternsWithASlashAreRelativeToTheWalkedRoot() throws {
         let folder = try Folder()
         let tree = try folder.copy(CatalogProcess.fixtures, to: "Fixtures")

@@ -23,6 +23,7 @@ struct InspectView {
             Column(key: "first_seen", header: "FIRST SEEN", display: RelativeTime.day),
             Column(key: "last_seen", header: "LAST SEEN", display: RelativeTime.day),
             Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
+            Column(key: "error", header: "ERROR"),
         ],
         "builds": [
             Column(key: "bundle_id", header: "BUNDLE ID"), Column(key: "formatted_version", header: "VERSION"),
