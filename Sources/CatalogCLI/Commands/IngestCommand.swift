@@ -94,15 +94,8 @@ enum IngestCommand: Command {
         if !paths.isEmpty {
             return paths.map { URL(fileURLWithPath: CatalogueLocation.absolute($0)).standardizedFileURL.path }
         }
-        let home = context.environment["HOME"] ?? NSHomeDirectory()
-        let standard = [
-            home + "/Library/MobileDevice/Provisioning Profiles",
-            home + "/Library/Developer/Xcode/UserData/Provisioning Profiles",
-            home + "/Library/Developer/Xcode/Archives",
-        ].filter { FileBytes.isDirectory($0) }
-        guard !standard.isEmpty else {
-            throw UsageError(message: "no PATH given and none of the standard Xcode profile or archive folders exists")
-        }
-        return standard
+        let home = XcodeFolders.home(context)
+        return try XcodeFolders.existing(XcodeFolders.profiles(home: home) + [XcodeFolders.archives(home: home)],
+                                         described: "the standard Xcode profile or archive folders")
     }
 }

@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogIngest
 import CatalogStore
 import Foundation
 
@@ -46,7 +47,9 @@ enum PruneCommand: Command {
         let wantExpired = both || arguments.flag("expired")
         let wantSuperseded = both || arguments.flag("superseded")
         let now = try arguments.date("as-of") ?? Date()
-        let roots = try self.roots(arguments.positionals, context)
+        // Catalogued paths are stored under each root's on-disk spelling (symlinks resolved, the
+        // file system's case): compare in that spelling too.
+        let roots = RootResolver.resolve(try self.roots(arguments.positionals, context), using: SystemPathResolver()).map(\.path)
 
         let path = CatalogueLocation.path(arguments, context.environment)
         let connection: Connection
@@ -148,14 +151,7 @@ enum PruneCommand: Command {
                 return absolute
             }
         }
-        let home = context.environment["HOME"] ?? NSHomeDirectory()
-        let standard = [
-            home + "/Library/MobileDevice/Provisioning Profiles",
-            home + "/Library/Developer/Xcode/UserData/Provisioning Profiles",
-        ].filter { FileBytes.isDirectory($0) }
-        guard !standard.isEmpty else {
-            throw UsageError(message: "no PATH given and neither of Xcode's profile folders exists")
-        }
-        return standard
+        return try XcodeFolders.existing(XcodeFolders.profiles(home: XcodeFolders.home(context)),
+                                         described: "Xcode's profile folders")
     }
 }
