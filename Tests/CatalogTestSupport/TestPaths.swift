@@ -19,7 +19,12 @@ public enum TestPaths {
 
     public static var fixtures: String { packageRoot + "/Fixtures" }
 
+    /// `$CATALOG_REAL_CORPUS` when set (a worktree elsewhere than beside `shared/`), else
+    /// `../shared/real-corpus`; nil when it has no `expected.json`.
     public static var realCorpus: String? {
+        if let path = ProcessInfo.processInfo.environment["CATALOG_REAL_CORPUS"] {
+            return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
+        }
         let path = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
         return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
     }

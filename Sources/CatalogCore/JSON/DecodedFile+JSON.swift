@@ -39,6 +39,11 @@ extension ProvisioningProfile {
             ("der_encoded_profile_size", .optional(derEncodedProfile?.count)),
             ("unknown_keys", unknownKeys.json),
             ("sha256", .string(sha256)),
+            // Issue 13: null when verification was not run.
+            ("signature", .optional(signature?.status.rawValue)),
+            ("signature_reason", .optional(signature?.reason)),
+            ("der_profile", .string(derProfile.status.rawValue)),
+            ("der_profile_differences", .strings(derProfile.differences)),
         ])
     }
 }

@@ -15,8 +15,11 @@ package enum ProfileDecoder {
         "TeamName", "TimeToLive", "UUID", "Version",
     ]
 
-    /// `sha256` is the bytes' hash when the caller already computed it.
-    package static func decode(_ bytes: [UInt8], path: String? = nil, sha256: String? = nil) throws -> ProvisioningProfile {
+    /// `sha256` is the bytes' hash when the caller already computed it. `trust` decides what the
+    /// envelope's signature must chain to (Apple's pinned roots unless a test injects its own);
+    /// nil skips signature verification (`signature` stays nil).
+    package static func decode(_ bytes: [UInt8], path: String? = nil, sha256: String? = nil,
+                               trust: TrustAnchors? = .apple) throws -> ProvisioningProfile {
         do {
             guard !bytes.isEmpty else { throw DecodeError(.empty, "file is empty") }
             guard bytes.count <= maximumSize else {
@@ -40,11 +43,20 @@ package enum ProfileDecoder {
             }
             var profile = try profile(from: dict, rawPlist: plistBytes, envelopeCertificates: envelopeCertificates)
             profile.sha256 = sha256 ?? Digest.sha256Hex(bytes)
+            if let trust {
+                // CreationDate stands in for a missing signing time: the signature covers it.
+                profile.signature = bytes[0] != 0x30
+                    ? bareSignature
+                    : ProfileSignatureVerifier.verify(envelope: bytes, trust: trust, fallbackTime: profile.creationDate)
+            }
             return profile
         } catch let error as DecodeError {
             throw path.map { error.at(path: $0) } ?? error
         }
     }
+
+    /// The verdict for a profile that is a plist alone, without a CMS envelope.
+    package static let bareSignature = ProfileSignature(.unsigned, "no CMS envelope: the file is a bare plist")
 
     static func profile(from dict: PlistDictionary, rawPlist: [UInt8],
                         envelopeCertificates: Int) throws -> ProvisioningProfile {
@@ -58,9 +70,10 @@ package enum ProfileDecoder {
                 throw error
             }
         }
+        let derCheck = DERProfileCheck.compare(plist: dict)
         var unknown = PlistDictionary()
         for (key, value) in dict where !knownKeys.contains(key) { unknown[key] = value }
-        return ProvisioningProfile(
+        var profile = ProvisioningProfile(
             uuid: uuid,
             name: try dict.requiredString("Name"),
             appIDName: try dict.string("AppIDName"),
@@ -82,5 +95,7 @@ package enum ProfileDecoder {
             unknownKeys: unknown,
             rawPlist: rawPlist,
             envelopeCertificateCount: envelopeCertificates)
+        profile.derProfile = derCheck
+        return profile
     }
 }

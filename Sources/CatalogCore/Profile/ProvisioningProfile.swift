@@ -32,6 +32,10 @@ public struct ProvisioningProfile: Sendable {
     public var envelopeCertificateCount: Int
     /// SHA-256 (uppercase hex) of the profile file's bytes, envelope included.
     public var sha256: String = ""
+    /// The envelope's signature verdict; nil when verification was not asked for.
+    public var signature: ProfileSignature?
+    /// How `DER-Encoded-Profile` compares with the plist.
+    public var derProfile = DERProfileCheck(.absent)
 
     public init(uuid: String, name: String, appIDName: String?, applicationIdentifierPrefixes: [String],
                 teamIdentifiers: [String], teamName: String?, platforms: [String], creationDate: Date,

@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(Security)
+import Security
+#elseif canImport(CCatalogCrypto)
+import CCatalogCrypto
+#endif
+
+/// Checks one signature with the platform's crypto library: libcrypto's `EVP_DigestVerify` on
+/// Linux, `SecKeyVerifySignature` on Apple systems. Both hash the message themselves and take the
+/// same inputs (an RSA PKCS#1 v1.5 signature, or an ECDSA signature as a DER `Ecdsa-Sig-Value`),
+/// so both platforms give the same answer for the same bytes.
+///
+/// Why not the library's CMS API (`CMS_verify`, `SecCMSDecoder`)? The two differ in what they
+/// check (purpose, time, trust store) and report, macOS has no public CMS verifier with pinned
+/// anchors, and we already parse the envelope with our own BER reader: verifying the primitives
+/// ourselves keeps one set of rules, the same on both platforms, and lets every status carry an
+/// exact reason.
+enum PublicKeyVerifier {
+    enum Outcome: Equatable, Sendable {
+        case valid
+        case invalid
+        /// The key or algorithm could not be used at all (not a statement about the signature).
+        case unusable(String)
+    }
+
+    /// `key` is the certificate's SubjectPublicKeyInfo; `message` is what was signed (not its hash).
+    static func verify(_ signature: [UInt8], over message: [UInt8], key: PublicKeyInfo,
+                       algorithm: SignatureAlgorithm) -> Outcome {
+        guard key.keyType == algorithm.keyType else {
+            return .unusable("a \(algorithm.keyType.rawValue) signature but a \(key.keyType?.rawValue ?? "unknown") key")
+        }
+        #if canImport(Security)
+        return verifyWithSecurity(signature, message, key, algorithm)
+        #else
+        return verifyWithLibcrypto(signature, message, key, algorithm)
+        #endif
+    }
+
+    #if canImport(Security)
+    private static func verifyWithSecurity(_ signature: [UInt8], _ message: [UInt8], _ key: PublicKeyInfo,
+                                           _ algorithm: SignatureAlgorithm) -> Outcome {
+        // SecKeyCreateWithData takes the BIT STRING's content: PKCS#1 RSAPublicKey for RSA, the
+        // X9.63 point for EC — not the whole SubjectPublicKeyInfo.
+        let type = algorithm.keyType == .rsa ? kSecAttrKeyTypeRSA : kSecAttrKeyTypeECSECPrimeRandom
+        let attributes = [kSecAttrKeyType: type, kSecAttrKeyClass: kSecAttrKeyClassPublic] as CFDictionary
+        var error: Unmanaged<CFError>?
+        guard let secKey = SecKeyCreateWithData(Data(key.keyBits) as CFData, attributes, &error) else {
+            return .unusable("the public key could not be loaded")
+        }
+        let secAlgorithm: SecKeyAlgorithm
+        switch (algorithm.keyType, algorithm.hash) {
+        case (.rsa, .sha1): secAlgorithm = .rsaSignatureMessagePKCS1v15SHA1
+        case (.rsa, .sha224): secAlgorithm = .rsaSignatureMessagePKCS1v15SHA224
+        case (.rsa, .sha256): secAlgorithm = .rsaSignatureMessagePKCS1v15SHA256
+        case (.rsa, .sha384): secAlgorithm = .rsaSignatureMessagePKCS1v15SHA384
+        case (.rsa, .sha512): secAlgorithm = .rsaSignatureMessagePKCS1v15SHA512
+        case (.ecdsa, .sha1): secAlgorithm = .ecdsaSignatureMessageX962SHA1
+        case (.ecdsa, .sha224): secAlgorithm = .ecdsaSignatureMessageX962SHA224
+        case (.ecdsa, .sha256): secAlgorithm = .ecdsaSignatureMessageX962SHA256
+        case (.ecdsa, .sha384): secAlgorithm = .ecdsaSignatureMessageX962SHA384
+        case (.ecdsa, .sha512): secAlgorithm = .ecdsaSignatureMessageX962SHA512
+        }
+        guard SecKeyIsAlgorithmSupported(secKey, .verify, secAlgorithm) else {
+            return .unusable("\(algorithm.description) is not supported for this key")
+        }
+        let ok = SecKeyVerifySignature(secKey, secAlgorithm, Data(message) as CFData,
+                                       Data(signature) as CFData, &error)
+        return ok ? .valid : .invalid
+    }
+    #else
+    private static func verifyWithLibcrypto(_ signature: [UInt8], _ message: [UInt8], _ key: PublicKeyInfo,
+                                            _ algorithm: SignatureAlgorithm) -> Outcome {
+        // libcrypto keeps a per-thread error queue; leave it empty whatever happens.
+        defer { ERR_clear_error() }
+        let pkey: OpaquePointer? = key.der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        }
+        guard let pkey else { return .unusable("the public key could not be loaded") }
+        defer { EVP_PKEY_free(pkey) }
+        guard let context = EVP_MD_CTX_new() else { return .unusable("out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        let md: OpaquePointer?
+        switch algorithm.hash {
+        case .sha1: md = EVP_sha1()
+        case .sha224: md = EVP_sha224()
+        case .sha256: md = EVP_sha256()
+        case .sha384: md = EVP_sha384()
+        case .sha512: md = EVP_sha512()
+        }
+        guard EVP_DigestVerifyInit(context, nil, md, nil, pkey) == 1 else {
+            return .unusable("\(algorithm.description) is not supported for this key")
+        }
+        let result = signature.withUnsafeBufferPointer { sig in
+            message.withUnsafeBufferPointer { msg in
+                EVP_DigestVerify(context, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+            }
+        }
+        // 1: valid; 0: the signature does not match; <0: malformed signature (also not a match).
+        return result == 1 ? .valid : .invalid
+    }
+    #endif
+}
+
+/// A SubjectPublicKeyInfo (RFC 5280 §4.1.2.7):
+/// ```
+/// SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier, subjectPublicKey BIT STRING }
+/// ```
+struct PublicKeyInfo: Sendable, Equatable {
+    /// The whole SubjectPublicKeyInfo encoding (what `d2i_PUBKEY` reads).
+    let der: [UInt8]
+    let algorithmOID: String
+    /// The BIT STRING's content without its unused-bits octet (what `SecKeyCreateWithData` reads).
+    let keyBits: [UInt8]
+
+    var keyType: SignatureAlgorithm.KeyType? {
+        switch algorithmOID {
+        case SignatureAlgorithm.rsaEncryptionOID: .rsa
+        case SignatureAlgorithm.ecPublicKeyOID: .ecdsa
+        default: nil
+        }
+    }
+}
