@@ -43,6 +43,7 @@ python3 "$here/scripts/make_renewals.py"   # renewals/: profiles that supersede 
 python3 "$here/scripts/make_report_fixtures.py"   # report/: a profile whose name, team and app id carry markup
 python3 "$here/scripts/make_bundles.py"    # plists/, bundles/, ipa/, malformed/ bundle inputs
 python3 "$here/scripts/make_expected.py"   # expected.json, from the files via openssl + plistlib
+python3 "$here/scripts/make_signatures.py"  # signatures/: tampered signatures, chains and DER copies (own seeded keys)
 bash "$here/scripts/check_envelopes.sh"    # asn1parse proof of the BER/chunked/duplicate forms
 # Generic zip edge cases (Fixtures/zip/) are owned by make_zips.py, written separately.
 [ -f "$here/scripts/make_zips.py" ] && python3 "$here/scripts/make_zips.py"

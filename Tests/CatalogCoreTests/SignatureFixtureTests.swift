@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import CatalogTestSupport
+@testable import CatalogCore
+
+/// Every generated signature fixture gets its status, against the fixtures' own test roots (the
+/// `verified` path, on a clean clone) and against Apple's pinned roots (what the CLI does).
+@Suite struct SignatureFixtureTests {
+    static let signatures = TestPaths.fixtures + "/signatures/"
+
+    /// The test root of `Fixtures/signatures`, and the CN its profile signer has.
+    static func testTrust() throws -> TrustAnchors {
+        try TrustAnchors(pem: String(contentsOfFile: signatures + "root.pem", encoding: .utf8),
+                         signerCommonNames: ["Catalog Test Profile Signing"])
+    }
+
+    static func decode(_ path: String, _ trust: TrustAnchors) throws -> ProvisioningProfile {
+        try ProfileDecoder.decode(try FileBytes.read(path, limit: ProfileDecoder.maximumSize), path: path, trust: trust)
+    }
+
+    // MARK: Tampered fixtures
+
+    static let expected: [(file: String, status: ProfileSignature.Status, reason: String)] = [
+        ("good", .verified, "signed at 2026-01-15T10:00:00Z; chain to pinned root 'Catalog Test Signature Root'"),
+        ("plist-edited", .invalid, "message digest mismatch"),
+        ("resigned-other-key", .untrusted, "chain ends at self-signed 'Catalog Test Profile Signing'"),
+        ("signer-removed", .unsigned, "no signer"),
+        ("signature-flipped", .invalid, "signature does not match the signed attributes"),
+        ("digest-attribute-changed", .invalid, "message digest mismatch"),
+        ("intermediate-missing", .untrusted, "is neither in the envelope nor a pinned root"),
+        ("fake-apple-root", .untrusted, "chain ends at self-signed 'Apple Root CA'"),
+        ("der-mismatch", .verified, "chain to pinned root"),
+        ("expired-since-signing", .verified, "signed at 2013-03-01T12:00:00Z"),
+        ("signed-before-valid", .untrusted, "was not valid at 2024-06-01T00:00:00Z"),
+        ("leaf-as-issuer", .untrusted, "'Apple Development: Jane Doe (ABCDE12345)' issued"),
+    ]
+
+    @Test(arguments: expected)
+    func tamperedFixtureGetsItsStatus(file: String, status: ProfileSignature.Status, reason: String) throws {
+        let profile = try Self.decode(Self.signatures + file + ".mobileprovision", Self.testTrust())
+        #expect(profile.signature?.status == status, "\(file): \(profile.signature?.reason ?? "nil")")
+        #expect(profile.signature?.reason.contains(reason) == true, "\(file): \(profile.signature?.reason ?? "nil")")
+    }
+
+    @Test func everyFixtureFileIsListed() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.signatures)
+            .filter { $0.hasSuffix(".mobileprovision") }.map { String($0.dropLast(".mobileprovision".count)) }
+        #expect(Set(files) == Set(Self.expected.map(\.file)))
+    }
+
+    @Test func derCopyDisagreeingWithTheXMLIsAMismatchNamingTheKey() throws {
+        let mismatch = try Self.decode(Self.signatures + "der-mismatch.mobileprovision", Self.testTrust())
+        #expect(mismatch.derProfile == DERProfileCheck(.mismatch, differences: ["Name"]))
+        let good = try Self.decode(Self.signatures + "good.mobileprovision", Self.testTrust())
+        #expect(good.derProfile == DERProfileCheck(.match))
+    }
+
+    // MARK: Against Apple's roots
+
+    @Test func withAppleRootsNothingGeneratedIsVerified() throws {
+        for (file, _, _) in Self.expected {
+            let profile = try Self.decode(Self.signatures + file + ".mobileprovision", .apple)
+            #expect(profile.signature?.status != .verified, "\(file)")
+        }
+        let good = try Self.decode(Self.signatures + "good.mobileprovision", .apple)
+        #expect(good.signature?.status == .untrusted)
+    }
+
+    /// Pinning is by key, not by name: the look-alike root carries Apple Root CA's exact subject.
+    @Test func lookAlikeAppleRootHasTheRealNameButIsUntrusted() throws {
+        let fake = try ChainCertificate(der: Array(try Data(contentsOf: URL(fileURLWithPath: Self.signatures + "apple-lookalike-root.der"))))
+        let real = try #require(TrustAnchors.apple.roots.first { $0.subjectCommonName == "Apple Root CA" })
+        #expect(fake.subject == real.subject)
+        #expect(fake.sha256 != real.sha256)
+        let profile = try Self.decode(Self.signatures + "fake-apple-root.mobileprovision", .apple)
+        #expect(profile.signature?.status == .untrusted)
+        #expect(profile.signature?.reason.contains("which is not a pinned root") == true, "\(profile.signature?.reason ?? "")")
+    }
+
+    @Test func applePinsAreTheCompiledInRoots() {
+        #expect(Set(TrustAnchors.apple.rootSHA256) == Set(TrustAnchors.appleRootPins.values))
+        #expect(TrustAnchors.apple.roots.count == 2)
+    }
+
+    // MARK: The decoder's own fixtures (openssl -noattr envelopes, two-certificate chain)
+
+    static let profileFiles: [String] = {
+        let folder = TestPaths.fixtures + "/profiles"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { folder + "/" + $0 }
+    }()
+
+    @Test func fixtureProfilesVerifyAgainstTheTestCAAndNotAgainstApple() throws {
+        let ca = try TrustAnchors(pem: String(contentsOfFile: TestPaths.fixtures + "/certs/ca.pem", encoding: .utf8))
+        #expect(Self.profileFiles.count >= 20)
+        for path in Self.profileFiles {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let withCA = try Self.decode(path, ca)
+            let withApple = try Self.decode(path, .apple)
+            if name.hasPrefix("bare-") {
+                #expect(withCA.signature?.status == .unsigned, "\(name)")
+                #expect(withApple.signature?.status == .unsigned, "\(name)")
+            } else {
+                // No signing time (-noattr): validity is judged at the profile's CreationDate.
+                #expect(withCA.signature?.status == .verified, "\(name): \(withCA.signature?.reason ?? "")")
+                #expect(withCA.signature?.reason.contains("created (no signing time)") == true, "\(name)")
+                #expect(withApple.signature?.status == .untrusted, "\(name): \(withApple.signature?.reason ?? "")")
+                // make_profiles.py writes unicode-names' Name into the XML after building its DER copy
+                // (which keeps the "@@NAME@@" placeholder): a genuine disagreement.
+                let der = name.hasPrefix("unicode-names") ? DERProfileCheck(.mismatch, differences: ["Name"]) : DERProfileCheck(.match)
+                #expect(withCA.derProfile == der, "\(name): \(withCA.derProfile.differences)")
+            }
+        }
+    }
+
+    @Test func verificationCanBeSkipped() throws {
+        let profile = try Self.decode(Self.signatures + "good.mobileprovision", .apple)
+        #expect(profile.signature != nil)
+        let bytes = try FileBytes.read(Self.signatures + "good.mobileprovision", limit: ProfileDecoder.maximumSize)
+        #expect(try ProfileDecoder.decode(bytes, trust: nil).signature == nil)
+    }
+
+    @Test func truncatedOrGarbageEnvelopesAreErrorsNotCrashes() throws {
+        let bytes = try FileBytes.read(Self.signatures + "good.mobileprovision", limit: ProfileDecoder.maximumSize)
+        for cut in stride(from: 0, to: bytes.count, by: 97) {
+            let result = ProfileSignatureVerifier.verify(envelope: Array(bytes[..<cut]), trust: .apple)
+            #expect(result.status == .error)
+        }
+    }
+}
