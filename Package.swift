@@ -24,9 +24,13 @@ let package = Package(
         .systemLibrary(name: "CCatalogSQLite", path: "Sources/CCatalogSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
+        // Signature verification: libcrypto (CCatalogCrypto) off Apple platforms, the Security
+        // framework (SecKeyVerifySignature) on them.
         .target(name: "CatalogCore", dependencies: [
             "CCatalogZlib",
             .target(name: "CCatalogCrypto", condition: .when(platforms: [.linux, .android, .windows])),
+        ], linkerSettings: [
+            .linkedFramework("Security", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS])),
         ]),
         .target(name: "CatalogStore", dependencies: ["CatalogCore", "CCatalogSQLite"]),
         .target(name: "CatalogIngest", dependencies: ["CatalogCore", "CatalogStore"], swiftSettings: testHooks),

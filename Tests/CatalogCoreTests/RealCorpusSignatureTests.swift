@@ -61,4 +61,23 @@ struct RealCorpusSignatureTests {
         #expect(profile.signature?.reason.hasSuffix("chain to pinned root 'Apple Root CA'") == true)
         #expect(profile.derProfile == DERProfileCheck(der), "\(path): \(profile.derProfile.differences)")
     }
+
+    /// The DER copies are ECDSA-signed (P-256/P-384) under "Apple Root CA - G3": verifying them with
+    /// that root, pinned by its published SHA-256, exercises the ECDSA path on real data.
+    @Test func derCopiesVerifyWithECDSAUnderAppleRootG3() throws {
+        let g3 = "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179"
+        let base = (TestPaths.realCorpus ?? "") + "/"
+        var checked = 0
+        for (path, der) in Self.expected where der == .match {
+            let bytes = try FileBytes.read(base + path, limit: ProfileDecoder.maximumSize)
+            let copy = try #require(try ProfileDecoder.decode(bytes, trust: nil).derEncodedProfile)
+            let envelope = try SignedEnvelope(bytes: copy)
+            let root = try #require(envelope.certificates.first { Digest.sha256Hex($0) == g3 }, "\(path)")
+            let trust = try TrustAnchors(certificates: [root], signerCommonNames: ["WWDR Provisioning Profile Signing"])
+            let result = ProfileSignatureVerifier.verify(envelope: copy, trust: trust)
+            #expect(result.status == .verified, "\(path): \(result.reason)")
+            checked += 1
+        }
+        #expect(checked == 14)
+    }
 }
