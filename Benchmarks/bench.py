@@ -39,7 +39,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import make_tree  # noqa: E402
 
-TARGETS = {"speedup_vs_baseline": 8.0, "cold_over_floor": 2.5, "unchanged_over_cold": 0.05,
+TARGETS = {"verify_extra": 0.20, "speedup_vs_baseline": 8.0, "cold_over_floor": 2.5, "unchanged_over_cold": 0.05,
            "touched_over_cold": 0.10, "query_ms": 50.0, "decode_ms": 20.0, "ingest_rss_mb": 200.0,
            "rss_profiles": 100_000}
 
@@ -90,7 +90,8 @@ def setup_rss_wrapper(workdir: str) -> str | None:
     return exe
 
 
-def measure(cmd: list[str], *, cwd: str | None = None, stdout_path: str | None = None) -> dict:
+def measure(cmd: list[str], *, cwd: str | None = None, stdout_path: str | None = None,
+            env: dict | None = None) -> dict:
     """Runs cmd; returns wall seconds, the peak RSS of that process tree and its exit status."""
     rss_file = None
     if _wrapper:
@@ -100,7 +101,8 @@ def measure(cmd: list[str], *, cwd: str | None = None, stdout_path: str | None =
     with tempfile.TemporaryFile() as err, open(stdout_path or os.devnull, "wb") as out:
         t0 = time.perf_counter()
         try:
-            proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                    env=None if env is None else {**os.environ, **env})
         except OSError as e:
             return {"wall_s": 0.0, "peak_rss_mb": 0.0, "rc": 127, "error": str(e)}
         _, status, usage = os.wait4(proc.pid, 0)
@@ -306,9 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     catalog, fill = find_catalog(args)
     steps: list[dict] = []
 
-    def step(name: str, cmd: list[str], **extra) -> dict:
-        log(f"{name}: {' '.join(cmd)}")
-        r = measure(cmd)
+    def step(name: str, cmd: list[str], env: dict | None = None, **extra) -> dict:
+        log(f"{name}: {' '.join(cmd)}" + "".join(f" ({k}={v})" for k, v in (env or {}).items()))
+        r = measure(cmd, env=env)
         r.update(step=name, files=len(files), bytes=total_bytes, **extra)
         steps.append(r)
         if r["rc"] != 0:
@@ -332,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
         baseline = step("baseline (python)", [sys.executable, os.path.join(HERE, "baseline.py"), bdb, tree])
     db = os.path.join(run_dir, "catalog.sqlite")
     remove_db(db)
+    # Signature verification's cost (issue 13: on by default only if it adds at most 20%): the same
+    # cold ingest with verification switched off, into its own catalogue, just before the real one.
+    unverified_db = os.path.join(run_dir, "catalog-unverified.sqlite")
+    remove_db(unverified_db)
+    unverified = step("cold ingest, signatures not verified", [catalog, "ingest", tree, "--db", unverified_db, "--quiet"],
+                      env={"CATALOG_VERIFY_SIGNATURES": "0"})
     ingest = [catalog, "ingest", tree, "--db", db, "--quiet"]
     cold = step("cold ingest", ingest)
     unchanged = step("unchanged re-ingest", ingest)
@@ -407,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
           lambda v: v >= TARGETS["speedup_vs_baseline"], "{:.2f}x")
     check("cold ingest / floor", ratio(cold, floor), f"<= {TARGETS['cold_over_floor']:g}",
           lambda v: v <= TARGETS["cold_over_floor"], "{:.2f}")
+    extra = ratio(cold, unverified)
+    check("signature verification: extra cold-ingest time", None if extra is None else extra - 1,
+          f"<= {TARGETS['verify_extra']:.0%}", lambda v: v <= TARGETS["verify_extra"], "{:+.1%}")
     check("unchanged re-ingest / cold", ratio(unchanged, cold), f"<= {TARGETS['unchanged_over_cold']:.0%}",
           lambda v: v <= TARGETS["unchanged_over_cold"], "{:.1%}")
     check("1%-touched re-ingest / cold", ratio(touched, cold), f"<= {TARGETS['touched_over_cold']:.0%}",

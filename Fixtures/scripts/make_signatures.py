@@ -169,7 +169,12 @@ def sign(content, signer, certs, signing_time):
 # The profile and its DER copy (Apple's DER-plist encoding)
 
 
-UUID = "5A6C1E0B-9F3D-4C27-A1B8-0E6F2D4C9A71"
+def uuid_for(label):
+    """Each fixture its own UUID, so an ingest keeps them apart."""
+    h = hashlib.sha256(("catalog-signature-" + label).encode()).hexdigest().upper()
+    return "%s-%s-4%s-A%s-%s" % (h[:8], h[8:12], h[13:16], h[17:20], h[20:32])
+
+
 TEAM = "TEAM123456"
 CREATED = D(2026, 1, 15, 10)
 EXPIRES = D(2027, 1, 15, 10)
@@ -201,8 +206,8 @@ def der_copy(fields, signer, certs):
     return sign(payload, signer, certs, CREATED)
 
 
-def plist(signer, certs, der_name="Example Signed Profile"):
-    fields = {"Name": "Example Signed Profile", "UUID": UUID, "TeamIdentifier": [TEAM], "TeamName": "Example Corp",
+def plist(label, signer, certs, der_name="Example Signed Profile"):
+    fields = {"Name": "Example Signed Profile", "UUID": uuid_for(label), "TeamIdentifier": [TEAM], "TeamName": "Example Corp",
               "CreationDate": CREATED, "ExpirationDate": EXPIRES, "ProvisionedDevices": DEVICES,
               "Entitlements": ENTITLEMENTS, "Version": 1}
     copy = dict(fields, Name=der_name)
@@ -253,14 +258,14 @@ def main():
     signer = Cert(name([("CN", "Catalog Test Profile Signing"), ("O", "Catalog Tests"), ("C", "US")]),
                   3, D(2025, 1, 1), D(2030, 1, 1), Key("signer"), inter)
     chain = [signer, inter, root]
-    body = plist(signer, chain)
     write("root.pem", root.pem().encode())
 
     # 1. the reference: verifies against root.pem
-    good = sign(body, signer, chain, CREATED)
-    write("good.mobileprovision", good)
+    body = plist("good", signer, chain)
+    write("good.mobileprovision", sign(body, signer, chain, CREATED))
 
     # 2. one byte of the plist changed after signing (in the Name)
+    body = plist("plist-edited", signer, chain)
     i = body.index(b"Example Signed Profile")
     write("plist-edited.mobileprovision", sign(body, signer, chain, CREATED).replace(
         body, body[:i] + b"X" + body[i + 1:]))
@@ -268,12 +273,15 @@ def main():
     # 3. re-signed with a non-Apple, non-test key: a self-made signer with the same name
     rogue_key = Key("rogue")
     rogue = Cert(signer.subject, 3, D(2025, 1, 1), D(2030, 1, 1), rogue_key)
+    body = plist("resigned-other-key", signer, chain)
     write("resigned-other-key.mobileprovision", sign(body, rogue, [rogue, inter, root], CREATED))
 
     # 4. the SignerInfo removed (empty SignerInfos SET)
+    body = plist("signer-removed", signer, chain)
     write("signer-removed.mobileprovision", envelope(body, chain, []))
 
     # 5. the signature's last byte flipped
+    body = plist("signature-flipped", signer, chain)
     info = signer_info(signer, body, CREATED)
     sig = signer.key.sign(der.set_of_sorted(*signed_attributes(body, CREATED)))
     flipped = sig[:-1] + bytes([sig[-1] ^ 0xFF])
@@ -283,6 +291,7 @@ def main():
 
     # 6. the message-digest attribute changed, and the attributes re-signed with the real key: the
     #    signature is sound, only the digest check can catch it
+    body = plist("digest-attribute-changed", signer, chain)
     wrong = bytearray(hashlib.sha256(body).digest())
     wrong[0] ^= 0x01
     attrs = signed_attributes(body, CREATED, digest=bytes(wrong))
@@ -290,6 +299,7 @@ def main():
           envelope(body, chain, [signer_info(signer, body, CREATED, attrs=attrs)]))
 
     # 7. the intermediate left out of the envelope
+    body = plist("intermediate-missing", signer, chain)
     write("intermediate-missing.mobileprovision", sign(body, signer, [signer, root], CREATED))
 
     # 8. a self-made "Apple Root CA": Apple's exact subject name, another key; with a look-alike
@@ -305,27 +315,30 @@ def main():
                              ("C", "US")], printable=True),
                        0x2002, D(2025, 1, 1), D(2029, 12, 11), Key("fake-signer"), fake_wwdr)
     write("fake-apple-root.mobileprovision",
-          sign(plist(fake_signer, [fake_signer, fake_wwdr, fake_root]), fake_signer,
+          sign(plist("fake-apple-root", fake_signer, [fake_signer, fake_wwdr, fake_root]), fake_signer,
                [fake_signer, fake_wwdr, fake_root], CREATED))
     write("apple-lookalike-root.der", fake_root.der)
 
     # 9. the DER copy disagrees with the XML (another Name); signature and chain are sound
     write("der-mismatch.mobileprovision",
-          sign(plist(signer, chain, der_name="Another Name"), signer, chain, CREATED))
+          sign(plist("der-mismatch", signer, chain, der_name="Another Name"), signer, chain, CREATED))
 
     # 10. signed in 2013 by a signer that expired in 2014: valid at the signing time
     old_signer = Cert(name([("CN", "Catalog Test Profile Signing"), ("O", "Catalog Tests"), ("C", "US")]),
                       4, D(2012, 1, 1), D(2014, 1, 1), Key("old-signer"), inter)
+    body = plist("expired-since-signing", signer, chain)
     write("expired-since-signing.mobileprovision",
           sign(body, old_signer, [old_signer, inter, root], D(2013, 3, 1, 12)))
 
     # 11. signed when the signer was not yet valid (signing time before notBefore)
+    body = plist("signed-before-valid", signer, chain)
     write("signed-before-valid.mobileprovision", sign(body, signer, chain, D(2024, 6, 1)))
 
     # 12. a leaf (not a CA) issuing the signer: a developer certificate must not act as a CA
     leaf = Cert(name([("CN", "Apple Development: Jane Doe (ABCDE12345)"), ("O", "Example Corp"), ("C", "US")]),
                 5, D(2025, 1, 1), D(2030, 1, 1), Key("developer-leaf"), inter)
     forged = Cert(signer.subject, 6, D(2025, 1, 1), D(2030, 1, 1), Key("forged-signer"), leaf)
+    body = plist("leaf-as-issuer", signer, chain)
     write("leaf-as-issuer.mobileprovision", sign(body, forged, [forged, leaf, inter, root], CREATED))
 
     check(root.pem())

@@ -21,6 +21,7 @@ public enum CatalogCommand {
         StatsCommand.self,
         DecodeCommand.self,
         CompletionsCommand.self,
+        VerifyCommand.self,
     ] }
 
     static let overview = """

@@ -67,6 +67,7 @@ enum QuerySupport {
         Column(key: "bundle_id", header: "BUNDLE ID"),
         Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
         Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
+        Column(key: "signature", header: "SIGNATURE"),
         Column(key: "path", header: "PATH"),
     ]
 

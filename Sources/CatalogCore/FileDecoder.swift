@@ -34,7 +34,7 @@ package enum FileDecoder {
             if dict["UUID"] != nil && (dict["ExpirationDate"] != nil || dict["DeveloperCertificates"] != nil) {
                 var profile = try ProfileDecoder.profile(from: dict, rawPlist: bytes, envelopeCertificates: 0)
                 profile.sha256 = Digest.sha256Hex(bytes)
-                profile.signature = ProfileDecoder.bareSignature
+                if ProfileDecoder.defaultTrust != nil { profile.signature = ProfileDecoder.bareSignature }
                 return .profile(profile)
             }
             return .infoPlist(AppInfoDecoder.appInfo(from: dict, format: format))

@@ -220,7 +220,7 @@ package final class Ingester {
         }
         for index in batch.indices {
             if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
-                try storeOnce(profile)
+                try storeOnce(profile, path: batch[index].0.path)
             }
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }
@@ -288,7 +288,7 @@ package final class Ingester {
         switch outcome {
         case .profile(let profile):
             report.filesDecoded += 1
-            try storeOnce(profile)
+            try storeOnce(profile, path: candidate.path)
             sha = profile.sha256
             try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
                                       containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
@@ -342,10 +342,15 @@ package final class Ingester {
     }
 
     /// Stores a decoded profile the first time its content is met in the run.
-    private func storeOnce(_ profile: ProvisioningProfile) throws {
+    /// An `invalid` signature (content or signature changed after signing) is worth a warning; the
+    /// profile is still catalogued, with its status, so `profiles --signature invalid` finds it.
+    private func storeOnce(_ profile: ProvisioningProfile, path: String) throws {
         guard profileBySHA[profile.sha256] == nil else { return }
         try store(profile)
         profileBySHA[profile.sha256] = profile.uuid
+        if let signature = profile.signature, signature.status == .invalid {
+            onWarning(path, "profile \(profile.uuid) has an invalid signature: \(signature.reason)")
+        }
     }
 
     private func store(_ profile: ProvisioningProfile) throws {
@@ -360,7 +365,7 @@ package final class Ingester {
         // The embedded profile: decoded here, or content another file of this run decoded.
         var profileUUID: String?
         if let profile = artifact.profile {
-            try storeOnce(profile)
+            try storeOnce(profile, path: embeddedProfilePath(artifact))
             profileUUID = profile.uuid
         } else if let sha = artifact.embeddedProfileSHA256, artifact.profileError == nil {
             if let uuid = profileBySHA[sha] {

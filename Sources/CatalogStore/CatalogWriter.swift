@@ -215,18 +215,24 @@ package final class CatalogWriter {
             ":certificate_count": SQLValue(profile.certificates.count),
             ":time_to_live": SQLValue(profile.timeToLive), ":version": SQLValue(profile.version),
             ":sha256": .text(profile.sha256), ":raw_plist": .blob(profile.rawPlist), ":now": SQLValue(now),
+            ":signature": SQLValue(profile.signature?.status.rawValue),
+            ":signature_reason": SQLValue(profile.signature?.reason),
+            ":der_profile": .text(profile.derProfile.status.rawValue),
+            ":der_profile_differences": .text(JSONValue.strings(profile.derProfile.differences).serialized()),
         ]
         try db.execute("""
             INSERT INTO profiles (uuid, name, app_id_name, team_id, team_name, team_identifiers,
                 app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
                 effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
                 get_task_allow, provisions_all_devices, device_count, certificate_count, time_to_live,
-                version, sha256, raw_plist, first_seen, last_seen)
+                version, sha256, raw_plist, first_seen, last_seen, signature, signature_reason, der_profile,
+                der_profile_differences)
             VALUES (:uuid, :name, :app_id_name, :team_id, :team_name, :team_identifiers, :app_id_prefixes,
                 :platforms, :kind, :xcode_managed, :ppq_check, :creation_date, :expiration_date,
                 :effective_expiration_date, :expiry_cause, :application_identifier, :bundle_id,
                 :aps_environment, :get_task_allow, :provisions_all_devices, :device_count,
-                :certificate_count, :time_to_live, :version, :sha256, :raw_plist, :now, :now)
+                :certificate_count, :time_to_live, :version, :sha256, :raw_plist, :now, :now, :signature,
+                :signature_reason, :der_profile, :der_profile_differences)
             ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, app_id_name = excluded.app_id_name,
                 team_id = excluded.team_id, team_name = excluded.team_name,
                 team_identifiers = excluded.team_identifiers, app_id_prefixes = excluded.app_id_prefixes,
@@ -239,7 +245,9 @@ package final class CatalogWriter {
                 get_task_allow = excluded.get_task_allow, provisions_all_devices = excluded.provisions_all_devices,
                 device_count = excluded.device_count, certificate_count = excluded.certificate_count,
                 time_to_live = excluded.time_to_live, version = excluded.version, sha256 = excluded.sha256,
-                raw_plist = excluded.raw_plist, last_seen = excluded.last_seen
+                raw_plist = excluded.raw_plist, last_seen = excluded.last_seen, signature = excluded.signature,
+                signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
+                der_profile_differences = excluded.der_profile_differences
             """, values)
         if existing != nil {
             try db.execute("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])

@@ -15,11 +15,17 @@ package enum ProfileDecoder {
         "TeamName", "TimeToLive", "UUID", "Version",
     ]
 
+    /// What `decode` verifies against by default: Apple's pinned roots, or nothing when the
+    /// environment says `CATALOG_VERIFY_SIGNATURES=0` (an escape hatch, and how the benchmark
+    /// measures what verification costs; such profiles are stored with signature NULL, `unchecked`).
+    package static let defaultTrust: TrustAnchors? =
+        ProcessInfo.processInfo.environment["CATALOG_VERIFY_SIGNATURES"] == "0" ? nil : .apple
+
     /// `sha256` is the bytes' hash when the caller already computed it. `trust` decides what the
     /// envelope's signature must chain to (Apple's pinned roots unless a test injects its own);
     /// nil skips signature verification (`signature` stays nil).
     package static func decode(_ bytes: [UInt8], path: String? = nil, sha256: String? = nil,
-                               trust: TrustAnchors? = .apple) throws -> ProvisioningProfile {
+                               trust: TrustAnchors? = defaultTrust) throws -> ProvisioningProfile {
         do {
             guard !bytes.isEmpty else { throw DecodeError(.empty, "file is empty") }
             guard bytes.count <= maximumSize else {

@@ -82,6 +82,17 @@ extension CatalogQueries {
             """).map { .object(RecordMapping.json($0)) }
     }
 
+    /// How many profiles have each signature status (issue 13); `unchecked` counts those catalogued
+    /// before verification existed or with it off. Every status is listed, zeros included.
+    func profilesBySignature() throws -> JSONValue {
+        var counts: [String: Int64] = [:]
+        try db.forEachRow("SELECT coalesce(signature, 'unchecked') AS status, count(*) AS n FROM profiles GROUP BY 1") { row in
+            counts[row.string("status") ?? "unchecked"] = row.int64("n") ?? 0
+        }
+        let statuses = ProfileSignature.Status.allCases.map(\.rawValue) + ["unchecked"]
+        return .object(statuses.map { ($0, .int(counts[$0] ?? 0)) })
+    }
+
     /// When the last successful ingest finished: every answer is as old as that. Nil when none has.
     package func lastSuccessfulIngest() throws -> Date? {
         try db.queryFirst("SELECT max(finished_at) AS at FROM ingest_runs WHERE status = 'ok'")?
@@ -108,6 +119,7 @@ extension CatalogQueries {
                 WHERE removed_at IS NULL AND container_kind = 'standalone'
                 """)),
             ("profile_locations", try count("SELECT count(*) AS n FROM profile_locations")),
+            ("profiles_by_signature", try profilesBySignature()),
             ("certificates", try count("SELECT count(*) AS n FROM certificates")),
             ("devices", try count("SELECT count(*) AS n FROM devices")),
             ("build_count", try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")),

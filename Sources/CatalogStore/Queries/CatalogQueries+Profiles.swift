@@ -21,6 +21,8 @@ extension CatalogQueries {
         package var nameContains: String?
         /// true: only superseded profiles; false: only profiles nothing supersedes; nil: either.
         package var superseded: Bool?
+        /// A `ProfileSignature.Status` raw value, or `unchecked` for profiles never verified.
+        package var signature: String?
         /// Effective expiry at or before this date (the `expiring` window's end).
         package var expiringBy: Date?
         package var now = Date()
@@ -88,6 +90,13 @@ extension CatalogQueries {
                     .text(value), .text(JSONValue.string(value).serialized()), .text(value))
             } else {
                 clauses.add("p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ?)", .text(key))
+            }
+        }
+        if let signature = filter.signature {
+            if signature == "unchecked" {
+                clauses.add("p.signature IS NULL")
+            } else {
+                clauses.add("p.signature = ?", .text(signature))
             }
         }
         if let name = filter.nameContains {
@@ -211,5 +220,29 @@ extension CatalogQueries {
     package func profileUUID(atPath path: String) throws -> String? {
         try db.queryFirst("SELECT profile_uuid FROM profile_locations WHERE path = ? ORDER BY removed_at IS NOT NULL",
                           [.text(path)])?.string("profile_uuid")
+    }
+}
+
+extension CatalogQueries {
+    /// A profile's stored signature verdict and the paths it is present at (for `catalog verify`).
+    package struct StoredSignature: Sendable {
+        package var uuid: String
+        package var signature: String?
+        package var reason: String?
+        package var derProfile: String?
+        /// Live locations, standalone files first.
+        package var paths: [String]
+    }
+
+    package func storedSignature(uuid: String) throws -> StoredSignature? {
+        let key = SQLValue.text(uuid.uppercased())
+        guard let row = try db.queryFirst("SELECT uuid, signature, signature_reason, der_profile FROM profiles WHERE uuid = ?",
+                                          [key]) else { return nil }
+        let paths = try db.query("""
+            SELECT path FROM profile_locations WHERE profile_uuid = ? AND removed_at IS NULL
+            ORDER BY container_kind <> 'standalone', path
+            """, [key]).compactMap { $0.string("path") }
+        return StoredSignature(uuid: row.string("uuid") ?? uuid, signature: row.string("signature"),
+                               reason: row.string("signature_reason"), derProfile: row.string("der_profile"), paths: paths)
     }
 }

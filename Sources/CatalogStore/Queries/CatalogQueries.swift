@@ -35,6 +35,7 @@ package struct CatalogQueries {
         p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
         p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
         p.provisions_all_devices, p.aps_environment, p.get_task_allow, p.xcode_managed,
+        p.signature, p.der_profile,
         (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
          ORDER BY l.container_kind <> 'standalone', l.path LIMIT 1) AS path,
         EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL

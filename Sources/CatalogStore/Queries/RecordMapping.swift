@@ -8,7 +8,8 @@ enum RecordMapping {
         "xcode_managed", "ppq_check", "get_task_allow", "provisions_all_devices", "unresolved", "installed",
     ]
     /// Columns stored as JSON text.
-    static let jsonColumns: Set<String> = ["platforms", "team_identifiers", "app_id_prefixes", "roots"]
+    static let jsonColumns: Set<String> = ["platforms", "team_identifiers", "app_id_prefixes", "roots",
+                                          "der_profile_differences"]
 
     /// Column names that differ from the JSON names `catalog decode` uses for the same fact.
     static let renamed: [String: String] = ["app_id_prefixes": "application_identifier_prefixes"]

@@ -1,0 +1,96 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+/// `catalog verify FILE|UUID...`: checks profile signatures now and prints each verdict.
+enum VerifyCommand: Command {
+    static let name = "verify"
+    static let abstract = "Verify profiles' signatures: CMS signature, chain to Apple's pinned roots, DER copy."
+    static let discussion: String? = """
+        A FILE (profile, .app, .xcarchive or .ipa) is decoded and its profile verified. A UUID is
+        looked up in the catalogue and the profile file at one of its present locations verified
+        again; when none is readable, the verdict stored at ingest is printed (source: catalogue).
+        Statuses: verified, unsigned, invalid, untrusted, error. Exits 1 unless every one is verified.
+        No revocation check: that needs the network.
+        """
+    static let arguments = [ArgumentSpec(name: "profile", help: "A profile file, bundle or archive, or a catalogued profile UUID.", variadic: true)]
+    static let options = QuerySupport.commonOptions
+
+    static let columns: [Column] = [
+        Column(key: "signature", header: "SIGNATURE"),
+        Column(key: "uuid", header: "UUID"),
+        Column(key: "der_profile", header: "DER COPY"),
+        Column(key: "signature_reason", header: "REASON"),
+        Column(key: "path", header: "PATH"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        var queries: CatalogQueries?
+        var records: [JSONValue] = []
+        for target in arguments.positionals {
+            if FileManager.default.fileExists(atPath: target) {
+                records.append(verifyFile(target))
+                continue
+            }
+            guard UUID(uuidString: target) != nil else {
+                records.append(record(path: target, uuid: nil, .error, "no such file, and not a profile UUID", der: nil, source: "file"))
+                continue
+            }
+            if queries == nil { queries = try QuerySupport.queries(arguments, context) }
+            guard let stored = try queries!.storedSignature(uuid: target) else {
+                records.append(record(path: nil, uuid: target.uppercased(), .error, "no profile \(target.uppercased()) in the catalogue",
+                                      der: nil, source: "catalogue"))
+                continue
+            }
+            if let path = stored.paths.first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
+                records.append(verifyFile(path))
+            } else {
+                let status = stored.signature.flatMap(ProfileSignature.Status.init(rawValue:))
+                records.append(record(path: stored.paths.first, uuid: stored.uuid, status ?? .error,
+                                      stored.reason ?? "never verified (catalogued before verification; run ingest --full)",
+                                      der: stored.derProfile, source: "catalogue"))
+            }
+        }
+        try QuerySupport.print(records, columns: columns, arguments, context)
+        let allVerified = records.allSatisfy { $0["signature"] == .string(ProfileSignature.Status.verified.rawValue) }
+        return allVerified ? 0 : 1
+    }
+
+    static func verifyFile(_ path: String) -> JSONValue {
+        do {
+            let profile: ProvisioningProfile
+            switch try FileDecoder.decode(path: path) {
+            case .profile(let decoded): profile = decoded
+            case .build(let artifact):
+                guard let embedded = artifact.profile else {
+                    let why = artifact.profileError.map { "embedded profile: \($0.message)" } ?? "no embedded profile"
+                    return record(path: path, uuid: nil, .error, why, der: nil, source: "file")
+                }
+                profile = embedded
+            case .infoPlist:
+                return record(path: path, uuid: nil, .error, "an Info.plist, not a provisioning profile", der: nil, source: "file")
+            }
+            let signature = profile.signature ?? ProfileSignature(.error, "not verified")
+            return record(path: path, uuid: profile.uuid, signature.status, signature.reason,
+                          der: profile.derProfile.status.rawValue, differences: profile.derProfile.differences, source: "file")
+        } catch let error as DecodeError {
+            return record(path: path, uuid: nil, .error, error.message, der: nil, source: "file")
+        } catch {
+            return record(path: path, uuid: nil, .error, "\(error)", der: nil, source: "file")
+        }
+    }
+
+    static func record(path: String?, uuid: String?, _ status: ProfileSignature.Status, _ reason: String,
+                       der: String?, differences: [String] = [], source: String) -> JSONValue {
+        .object([
+            ("type", .string("signature")),
+            ("path", .optional(path)),
+            ("uuid", .optional(uuid)),
+            ("signature", .string(status.rawValue)),
+            ("signature_reason", .string(reason)),
+            ("der_profile", .optional(der)),
+            ("der_profile_differences", .strings(differences)),
+            ("source", .string(source)),
+        ])
+    }
+}
