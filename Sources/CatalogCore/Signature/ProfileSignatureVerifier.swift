@@ -38,17 +38,22 @@ package enum ProfileSignatureVerifier {
             return ProfileSignature(.unsigned, "the envelope has no signer (empty SignerInfos)")
         }
         var pool: [ChainCertificate] = []
-        for (index, der) in envelope.certificates.enumerated() {
-            // A certificate that does not parse cannot be part of a chain; keep the others.
-            if let certificate = try? ChainCertificate(der: der) {
+        var unreadable = 0
+        for der in envelope.certificates {
+            // A certificate that does not parse cannot be part of a chain; the others still can.
+            // Duplicates (some macOS versions write them) are kept once.
+            if let certificate = ChainCache.shared.certificate(der) {
                 if !pool.contains(where: { $0.sha256 == certificate.sha256 }) { pool.append(certificate) }
-            } else if envelope.certificates.count == 1 {
-                return ProfileSignature(.error, "envelope certificate \(index) is malformed")
+            } else {
+                unreadable += 1
             }
         }
         var results: [ProfileSignature] = []
         for signer in envelope.signers {
-            let result = verify(signer, envelope, pool, trust, fallbackTime)
+            var result = verify(signer, envelope, pool, trust, fallbackTime)
+            if unreadable > 0, result.status != .verified {
+                result.reason += " (\(unreadable) envelope certificate\(unreadable == 1 ? "" : "s") could not be read)"
+            }
             if result.status != .verified { return envelope.signers.count > 1 ? prefixed(result, results.count) : result }
             results.append(result)
         }
@@ -190,8 +195,7 @@ struct ChainSearch {
         }
         for issuer in candidates {
             let pinned = trust.root(withSHA256: issuer.sha256) != nil
-            switch PublicKeyVerifier.verify(certificate.signature, over: certificate.tbs, key: issuer.publicKey,
-                                            algorithm: algorithm) {
+            switch ChainCache.shared.link(certificate, signedBy: issuer, algorithm) {
             case .invalid:
                 fail(depth, .untrusted, "the signature on \(certificate.label) does not verify with the key of "
                      + "\(pinned ? "pinned root " : "")\(issuer.label)")

@@ -42,7 +42,7 @@ enum PublicKeyVerifier {
         // SecKeyCreateWithData takes the BIT STRING's content: PKCS#1 RSAPublicKey for RSA, the
         // X9.63 point for EC — not the whole SubjectPublicKeyInfo.
         let type = algorithm.keyType == .rsa ? kSecAttrKeyTypeRSA : kSecAttrKeyTypeECSECPrimeRandom
-        let attributes = [kSecAttrKeyType: type, kSecAttrKeyClass: kSecAttrKeyClassPublic] as CFDictionary
+        let attributes = [kSecAttrKeyType as String: type, kSecAttrKeyClass as String: kSecAttrKeyClassPublic] as CFDictionary
         var error: Unmanaged<CFError>?
         guard let secKey = SecKeyCreateWithData(Data(key.keyBits) as CFData, attributes, &error) else {
             return .unusable("the public key could not be loaded")
