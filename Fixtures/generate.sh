@@ -35,7 +35,7 @@ if [ ! -d "$here/keys" ] && git -C "$here" cat-file -e "$keys_commit^:Fixtures/k
 fi
 
 # Outputs are recreated from scratch; keys/ is kept so regenerated files are byte-identical.
-rm -rf "$here/certs" "$here/profiles" "$here/renewals" "$here/report" "$here/plists" "$here/bundles" "$here/ipa" "$here/malformed"
+rm -rf "$here/certs" "$here/profiles" "$here/renewals" "$here/report" "$here/plists" "$here/bundles" "$here/ipa" "$here/malformed" "$here/signatures"
 rm -f "$here/expected.json"
 
 python3 "$here/scripts/make_profiles.py"   # certs/, profiles/, malformed/*.mobileprovision

@@ -72,12 +72,10 @@ enum PublicKeyVerifier {
                                             _ algorithm: SignatureAlgorithm) -> Outcome {
         // libcrypto keeps a per-thread error queue; leave it empty whatever happens.
         defer { ERR_clear_error() }
-        let pkey: OpaquePointer? = key.der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        guard let pkey = LibcryptoKeys.shared.key(for: key.der) else {
+            return .unusable("the public key could not be loaded")
         }
-        guard let pkey else { return .unusable("the public key could not be loaded") }
-        defer { EVP_PKEY_free(pkey) }
+        defer { LibcryptoKeys.shared.release(pkey) }
         guard let context = EVP_MD_CTX_new() else { return .unusable("out of memory") }
         defer { EVP_MD_CTX_free(context) }
         let md: OpaquePointer?
@@ -101,6 +99,49 @@ enum PublicKeyVerifier {
     }
     #endif
 }
+
+#if !canImport(Security)
+/// Public keys loaded by libcrypto, kept for the process: `d2i_PUBKEY` goes through OpenSSL 3's
+/// decoder framework and cost more than the signature check itself, and one signer key signs
+/// thousands of profiles. An `EVP_PKEY` is safe to share between threads for verification (each
+/// check has its own `EVP_MD_CTX`). Bounded: past `limit` keys, new ones are loaded and freed per use.
+final class LibcryptoKeys: @unchecked Sendable {
+    static let shared = LibcryptoKeys()
+    static let limit = 256
+
+    private let lock = NSLock()
+    private var keys: [[UInt8]: OpaquePointer] = [:]
+
+    /// A key for `spki`; pass it to `release` when done.
+    func key(for spki: [UInt8]) -> OpaquePointer? {
+        lock.lock()
+        let cached = keys[spki]
+        lock.unlock()
+        if let cached { return cached }
+        let loaded: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        }
+        guard let loaded else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        if let raced = keys[spki] {
+            EVP_PKEY_free(loaded)
+            return raced
+        }
+        if keys.count < Self.limit { keys[spki] = loaded }
+        return loaded
+    }
+
+    /// Frees `key` unless the cache holds it.
+    func release(_ key: OpaquePointer) {
+        lock.lock()
+        let held = keys.values.contains(key)
+        lock.unlock()
+        if !held { EVP_PKEY_free(key) }
+    }
+}
+#endif
 
 /// A SubjectPublicKeyInfo (RFC 5280 §4.1.2.7):
 /// ```
