@@ -28,7 +28,8 @@ enum ProfilesCommand: Command {
         OptionSpec(name: "name", value: "text", help: "Only profiles whose name contains this text."),
         OptionSpec(name: "superseded", help: "Only profiles a renewal supersedes (see superseded_by)."),
         OptionSpec(name: "current", help: "Only profiles nothing supersedes."),
-        OptionSpec(name: "signature", value: "status", help: "Only profiles whose signature is verified, unsigned, invalid, untrusted,\nerror, or unchecked (catalogued before verification; ingest --full)."),
+        OptionSpec(name: "signature", value: "status", help: "Only profiles whose signature is verified, unsigned, invalid, untrusted,\nerror, or unchecked (catalogued before verification; ingest --full).",
+                   choices: signatureStatuses),
         OptionSpec(name: "limit", value: "n", help: "At most N profiles."),
     ] + QuerySupport.presenceOptions("profiles")
 
@@ -54,6 +55,8 @@ enum ProfilesCommand: Command {
         try QuerySupport.print(records, columns: columns, arguments, context)
         return 0
     }
+
+    static let signatureStatuses = ProfileSignature.Status.allCases.map(\.rawValue) + ["unchecked"]
 
     static func profileFilter(_ arguments: ParsedArguments) throws -> CatalogQueries.ProfileFilter {
         var filter = CatalogQueries.ProfileFilter()
@@ -86,7 +89,7 @@ enum ProfilesCommand: Command {
         }
         if arguments.flag("superseded") { filter.superseded = true }
         if arguments.flag("current") { filter.superseded = false }
-        filter.signature = try arguments.choice("signature", among: ProfileSignature.Status.allCases.map(\.rawValue) + ["unchecked"])
+        filter.signature = try arguments.choice("signature", among: signatureStatuses)
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
         return filter
     }
