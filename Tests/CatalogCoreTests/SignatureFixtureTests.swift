@@ -119,6 +119,13 @@ import CatalogTestSupport
         #expect(try ProfileDecoder.decode(bytes, trust: nil).signature == nil)
     }
 
+    @Test func trailingBytesAfterTheEnvelopeAreIgnoredAndSaid() throws {
+        let bytes = try FileBytes.read(Self.signatures + "good.mobileprovision", limit: ProfileDecoder.maximumSize)
+        let result = ProfileSignatureVerifier.verify(envelope: bytes + [0, 0, 0x0A], trust: try Self.testTrust())
+        #expect(result.status == .verified)
+        #expect(result.reason.hasSuffix("(3 unsigned trailing bytes after the envelope ignored)"), "\(result.reason)")
+    }
+
     @Test func truncatedOrGarbageEnvelopesAreErrorsNotCrashes() throws {
         let bytes = try FileBytes.read(Self.signatures + "good.mobileprovision", limit: ProfileDecoder.maximumSize)
         for cut in stride(from: 0, to: bytes.count, by: 97) {

@@ -57,6 +57,10 @@ package enum ProfileSignatureVerifier {
             if result.status != .verified { return envelope.signers.count > 1 ? prefixed(result, results.count) : result }
             results.append(result)
         }
+        if envelope.trailingBytes > 0 {
+            // As openssl does; they are outside what was signed, so they change nothing verified.
+            results[0].reason += " (\(envelope.trailingBytes) unsigned trailing bytes after the envelope ignored)"
+        }
         return results[0]
     }
 
