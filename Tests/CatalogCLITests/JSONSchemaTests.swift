@@ -60,6 +60,8 @@ import Testing
             "run row": try list(["runs"]),
             "error row": try list(["errors"]),
             "prune row": (try CatalogProcess.json(prune.stdout) as? [[String: Any]]) ?? [],
+            "verify row": (try CatalogProcess.json(try catalogue.run(["verify", CatalogProcess.fixtures + "/signatures/good.mobileprovision",
+                                                                      "080B4AFF-C595-4955-AEED-8B8810E698FC"]).stdout) as? [[String: Any]]) ?? [],
             "show": [show, adhoc],
             "show.certificates[]": Self.objects(show["certificates"]) + Self.objects(adhoc["certificates"]),
             "show.locations[]": Self.objects(adhoc["locations"]),
