@@ -14,7 +14,7 @@ import Testing
         init(ingesting roots: [String] = [CatalogProcess.fixtures]) throws {
             folder = NSTemporaryDirectory() + "catalog-cli-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db, "--exclude", "*/Fixtures/signatures"])
+            let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db, "--exclude", "signatures"])
             #expect(result.status == 0, "ingest failed: \(result.stderr)")
         }
 
