@@ -54,9 +54,10 @@ extension CatalogQueries {
         if let udid = filter.installableBy {
             clauses.add("""
                 p.kind <> 'app-store' AND p.effective_expiration_date >= ?
-                AND (p.provisions_all_devices = 1 OR p.id IN (
-                    SELECT pd.profile_id FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
-                    WHERE d.udid IN (?, ?, ?)))
+                AND b.profile_uuid IN (
+                    SELECT listing.uuid FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
+                    JOIN profiles listing ON listing.id = pd.profile_id WHERE d.udid IN (?, ?, ?)
+                    UNION SELECT everyone.uuid FROM profiles everyone WHERE everyone.provisions_all_devices = 1)
                 """, SQLValue(filter.now), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
         }
         var parameters = clauses.parameters
