@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 @Suite struct CMSSignedDataTests {
@@ -102,8 +103,9 @@ import Testing
 
     /// Every profile in `../shared/real-corpus` (when present): the envelope parses, the content is a
     /// plist, and its DeveloperCertificates match `expected.json`.
-    @Test func realCorpusProfiles() throws {
-        guard let corpus = B.realCorpus() else { return }
+    @Test(.enabled(if: TestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
+    func realCorpusProfiles() throws {
+        let corpus = try #require(B.realCorpus())
         let expectedData = try Data(contentsOf: corpus.appendingPathComponent("expected.json"))
         let expected = try #require(try JSONSerialization.jsonObject(with: expectedData) as? [String: Any])
         let profiles = try #require(expected["profiles"] as? [[String: Any]])

@@ -5,7 +5,7 @@ import CatalogTestSupport
 
 /// Decodes every file of `../shared/real-corpus/tree` and compares with its `expected.json`: every
 /// profile field listed there must match. Skipped when the corpus is absent (CI has it).
-@Suite(.enabled(if: TestPaths.realCorpus != nil)) struct RealCorpusConformanceTests {
+@Suite(.enabled(if: TestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent))) struct RealCorpusConformanceTests {
     func conformance() throws -> Conformance {
         let corpus = TestPaths.realCorpus ?? ""
         return try Conformance(expectedPath: corpus + "/expected.json", base: corpus)

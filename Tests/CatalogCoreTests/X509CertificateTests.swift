@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 @Suite struct X509CertificateTests {
@@ -195,8 +196,9 @@ import Testing
     // MARK: Real corpus
 
     /// Every certificate carried in the real profiles' envelopes (the signing chains) parses.
-    @Test func realCorpusChainCertificates() throws {
-        guard let corpus = B.realCorpus() else { return }
+    @Test(.enabled(if: TestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
+    func realCorpusChainCertificates() throws {
+        let corpus = try #require(B.realCorpus())
         let tree = corpus.appendingPathComponent("tree")
         let enumerator = try #require(FileManager.default.enumerator(at: tree, includingPropertiesForKeys: nil))
         var count = 0

@@ -272,9 +272,9 @@ import CatalogTestSupport
 
     // MARK: real corpus
 
-    static let corpusTree = packageRoot.appendingPathComponent("../shared/real-corpus/tree").standardized
-
     static func corpusIPAs() -> [String] {
+        guard let corpus = TestPaths.realCorpus else { return [] }
+        let corpusTree = URL(fileURLWithPath: corpus + "/tree")
         guard let walker = FileManager.default.enumerator(atPath: corpusTree.path) else { return [] }
         var found: [String] = []
         while let relative = walker.nextObject() as? String {
@@ -285,7 +285,7 @@ import CatalogTestSupport
         return found.sorted()
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpusTree.path)))
+    @Test(.enabled(if: TestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
     func realCorpusIPAs() throws {
         let ipas = Self.corpusIPAs()
         #expect(!ipas.isEmpty, "the corpus has .ipa files")

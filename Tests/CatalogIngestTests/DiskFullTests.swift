@@ -8,10 +8,11 @@ import Testing
 @Suite struct DiskFullTests {
     @Test func aFullDiskFailsTheRunAndChangesNothing() throws {
         let scratch = try Scratch()
-        let tree = try scratch.copyFixtures()
+        // Generated fixtures only (real corpus or not), large enough to need more than the 2 pages left.
+        let tree = try scratch.makeFixtureTree(copies: 3, profileVariants: 20)
         let db = scratch.file("catalog.sqlite")
         // Some content first, so "unchanged" means more than "still empty".
-        try ingest([tree + "/profiles"], db: db)
+        try ingest([tree + "/copy0/profiles"], db: db)
         let before = try canonicalDump(db)
         #expect(!before.isEmpty)
 
@@ -20,9 +21,7 @@ import Testing
             let pages = try connection.count("SELECT page_count AS n FROM pragma_page_count()")
             #expect(pages > 0)
             _ = try connection.query("PRAGMA max_page_count = \(pages + 2)")
-            var roots = [tree]
-            if let corpus = IngestPaths.realCorpus { roots.append(corpus + "/tree") }
-            let ingester = Ingester(db: connection, options: IngestOptions(roots: roots, full: true))
+            let ingester = Ingester(db: connection, options: IngestOptions(roots: [tree], full: true))
             #expect {
                 _ = try ingester.run()
             } throws: { error in

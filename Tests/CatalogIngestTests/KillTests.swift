@@ -8,11 +8,12 @@ import CatalogTestSupport
 /// an uninterrupted one.
 @Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
 struct KillTests {
-    /// Fixtures plus the real corpus when present, copied so every run sees the same paths.
+    /// Copies and variants of the generated fixtures (well over 50 files with nothing beside the
+    /// checkout), plus the real corpus when present, copied so every run sees the same paths.
     private func makeTree(_ scratch: Scratch) throws -> String {
-        try scratch.copyFixtures(to: "tree/Fixtures")
+        let tree = try scratch.makeFixtureTree(copies: 2, profileVariants: 20)
         if let corpus = IngestPaths.realCorpus { try scratch.copy(corpus + "/tree", to: "tree/real-corpus") }
-        return scratch.file("tree")
+        return tree
     }
 
     private func checkAfterKill(_ db: String, _ label: String) throws {

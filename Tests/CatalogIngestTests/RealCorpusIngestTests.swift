@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogIngest
 @testable import CatalogStore
 
 /// Issue "catalogue + ingester", against the team's real corpus (`../shared/real-corpus`, read in
 /// place and never modified): every profile and build its expected.json lists is catalogued.
-@Suite(.enabled(if: IngestPaths.realCorpus != nil, "../shared/real-corpus is not present"))
+@Suite(.enabled(if: IngestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
 struct RealCorpusIngestTests {
     @Test func everyExpectedProfileAndBuildIsCatalogued() throws {
         let corpus = try #require(IngestPaths.realCorpus)

@@ -38,6 +38,25 @@ final class Scratch {
         return try copy(source, to: name)
     }
 
+    /// A tree at `name` built from the generated fixtures alone, large enough for tests that need many
+    /// writes or pages (kill points, a disk that fills), so they pass with nothing beside the checkout:
+    /// `copies` copies of `Fixtures/`, plus `profileVariants` bare-plist profiles that differ from
+    /// `bare-plist.mobileprovision` only by UUID (each one more profile row, devices and entitlements).
+    @discardableResult
+    func makeFixtureTree(_ name: String = "tree", copies: Int, profileVariants: Int = 0) throws -> String {
+        for copy in 0..<copies { try copyFixtures(to: "\(name)/copy\(copy)") }
+        let template = try String(contentsOfFile: IngestPaths.fixtures + "/profiles/bare-plist.mobileprovision",
+                                  encoding: .utf8)
+        let uuid = "46108860-2000-4050-A219-2B0579857204"
+        precondition(template.contains(uuid), "bare-plist.mobileprovision changed its UUID")
+        for index in 0..<profileVariants {
+            let variant = String(format: "46108860-2000-4050-A219-%012X", 0xFEED_0000 + index)
+            try write("\(name)/variants/variant-\(index).mobileprovision",
+                      Array(template.replacingOccurrences(of: uuid, with: variant).utf8))
+        }
+        return file(name)
+    }
+
     @discardableResult
     func copy(_ source: String, to name: String) throws -> String {
         let target = file(name)

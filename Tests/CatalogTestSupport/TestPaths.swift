@@ -3,6 +3,9 @@ import Foundation
 /// Where every test target finds its inputs and the built binary: the package's `Fixtures/`, the
 /// team's real corpus at `../shared/real-corpus` beside the checkout when present (CI has it), and
 /// the `catalog` executable in the build folder.
+///
+/// `CATALOG_TEST_NO_REAL_CORPUS=1` hides the real corpus, so one machine can prove the suite passes
+/// on a clean clone with nothing beside it (`.ci/run` runs the suite both ways).
 public enum TestPaths {
     /// The package root, three levels above this file, under its on-disk spelling (the ingest
     /// stores roots so; a checkout reached through a symlink would otherwise differ).
@@ -19,9 +22,20 @@ public enum TestPaths {
 
     public static var fixtures: String { packageRoot + "/Fixtures" }
 
+    /// True when `CATALOG_TEST_NO_REAL_CORPUS` is set to anything but empty or `0`.
+    public static var realCorpusHidden: Bool {
+        let value = ProcessInfo.processInfo.environment["CATALOG_TEST_NO_REAL_CORPUS"] ?? ""
+        return !value.isEmpty && value != "0"
+    }
+
+    /// Why tests that need the real corpus are skipped (shown by `swift test`).
+    public static let realCorpusAbsent =
+        "../shared/real-corpus is absent or hidden by CATALOG_TEST_NO_REAL_CORPUS: real-corpus checks skipped"
+
     /// `$CATALOG_REAL_CORPUS` when set (a worktree elsewhere than beside `shared/`), else
-    /// `../shared/real-corpus`; nil when it has no `expected.json`.
+    /// `../shared/real-corpus`; nil when it has no `expected.json` or `CATALOG_TEST_NO_REAL_CORPUS` hides it.
     public static var realCorpus: String? {
+        if realCorpusHidden { return nil }
         if let path = ProcessInfo.processInfo.environment["CATALOG_REAL_CORPUS"] {
             return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
         }
