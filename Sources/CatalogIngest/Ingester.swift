@@ -289,6 +289,7 @@ package final class Ingester {
         case .profile(let profile):
             report.filesDecoded += 1
             try storeOnce(profile, path: candidate.path)
+            warn(candidate.path, profile)
             sha = profile.sha256
             try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
                                       containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
@@ -366,6 +367,7 @@ package final class Ingester {
         var profileUUID: String?
         if let profile = artifact.profile {
             try storeOnce(profile, path: embeddedProfilePath(artifact))
+            warn(embeddedProfilePath(artifact), profile)
             profileUUID = profile.uuid
         } else if let sha = artifact.embeddedProfileSHA256, artifact.profileError == nil {
             if let uuid = profileBySHA[sha] {
@@ -412,6 +414,12 @@ package final class Ingester {
         case .app, .plist:
             return AppBundleReader.layout(of: artifact.path)?.profile ?? artifact.path + "/embedded.mobileprovision"
         }
+    }
+
+    /// What a profile's decoding accepted although not quite right (an undecodable certificate, a
+    /// trailing newline): reported like a bad file, but the file is catalogued and is not an error.
+    private func warn(_ path: String, _ profile: ProvisioningProfile) {
+        for warning in profile.warnings { onWarning(path, warning) }
     }
 
     private func fail(_ path: String, _ message: String) throws {

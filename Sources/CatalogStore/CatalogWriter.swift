@@ -48,6 +48,10 @@ package final class CatalogWriter {
             WHERE excluded.type IS NOT NULL AND certificates.type IS NOT excluded.type
             """
         case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
+        case insertUndecodableCertificate = """
+            INSERT OR REPLACE INTO profile_undecodable_certificates (profile_uuid, position, size, sha1, sha256, reason)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """
         case profileID = "SELECT id FROM profiles WHERE uuid = ?"
         case insertDevice = "INSERT INTO devices (udid, first_seen) VALUES (?, ?) ON CONFLICT (udid) DO NOTHING"
         case deviceID = "SELECT id FROM devices WHERE udid = ?"
@@ -251,6 +255,7 @@ package final class CatalogWriter {
             """, values)
         if existing != nil {
             try db.execute("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try db.execute("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
             try db.execute("DELETE FROM entitlements WHERE profile_uuid = ?", [.text(profile.uuid)])
             if let profileID = try run(.profileID, [.text(profile.uuid)]) {
                 try run(.unlinkDevices, [.integer(profileID)])
@@ -275,6 +280,10 @@ package final class CatalogWriter {
                 SQLValue(certificate.type?.rawValue),
             ]) }
             try run(.linkCertificate, [uuid, .text(certificate.sha1)])
+        }
+        for entry in profile.undecodableCertificates {
+            try run(.insertUndecodableCertificate, [uuid, SQLValue(entry.index), SQLValue(entry.size),
+                                                    .text(entry.sha1), .text(entry.sha256), .text(entry.reason)])
         }
         if !profile.devices.isEmpty, let profileID = try run(.profileID, [uuid]) {
             // One statement links them all: SQLite walks the JSON array of ids itself.

@@ -23,7 +23,11 @@ enum DecodeCommand: Command {
         var failed = false
         for path in arguments.positionals {
             do {
-                objects.append(try FileDecoder.decode(path: path).json(path: path))
+                let decoded = try FileDecoder.decode(path: path)
+                for warning in decoded.warnings {
+                    context.err("warning: \(TextSanitizer.terminalSafe(path)): \(TextSanitizer.terminalSafe(warning))\n")
+                }
+                objects.append(decoded.json(path: path))
             } catch let error as DecodeError {
                 failed = true
                 context.err("error: \(path): \(TextSanitizer.terminalSafe(error.message))\n")

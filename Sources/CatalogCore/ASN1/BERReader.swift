@@ -3,9 +3,9 @@
 /// Accepts what CMS encoders write (X.690 §8.1): low and high tag numbers, definite short and
 /// long-form lengths, indefinite lengths (`0x80`) closed by end-of-contents `00 00`, and constructed
 /// strings, which `stringBytes(_:)` flattens. Rejects truncation, lengths beyond the input, lengths
-/// of more than 8 octets, nesting deeper than `maxDepth`, more than `maxNodes` elements and trailing
-/// bytes after the outermost element. Every failure is a `DecodeError` of `errorKind` whose
-/// `offset` is the byte offset where it was found.
+/// of more than 8 octets, nesting deeper than `maxDepth`, more than `maxNodes` elements and more
+/// than `allowedTrailingBytes` (0 unless the caller says) bytes after the outermost element. Every
+/// failure is a `DecodeError` of `errorKind` whose `offset` is the byte offset where it was found.
 struct BERReader: Sendable {
     static let defaultMaxDepth = 64
     static let defaultMaxNodes = 200_000
@@ -13,15 +13,20 @@ struct BERReader: Sendable {
     let bytes: [UInt8]
     let nodes: [BERNode]
     let errorKind: DecodeError.Kind
+    /// How many bytes followed the outermost element (at most `allowedTrailingBytes`); ignored.
+    let trailingBytes: Int
 
     init(bytes: [UInt8], errorKind: DecodeError.Kind = .malformedEnvelope,
-         maxDepth: Int = BERReader.defaultMaxDepth, maxNodes: Int = BERReader.defaultMaxNodes) throws {
+         maxDepth: Int = BERReader.defaultMaxDepth, maxNodes: Int = BERReader.defaultMaxNodes,
+         allowedTrailingBytes: Int = 0) throws {
         var parser = Parser(bytes: bytes, errorKind: errorKind, maxDepth: maxDepth, maxNodes: maxNodes)
         let end = try parser.parseElement(at: 0, limit: bytes.count, depth: 0)
-        guard end == bytes.count else {
-            throw DecodeError(errorKind, "\(bytes.count - end) trailing bytes after the outermost element",
+        guard bytes.count - end <= allowedTrailingBytes else {
+            let limit = allowedTrailingBytes > 0 ? " (at most \(allowedTrailingBytes) are ignored)" : ""
+            throw DecodeError(errorKind, "\(bytes.count - end) trailing bytes after the outermost element\(limit)",
                               offset: end)
         }
+        self.trailingBytes = bytes.count - end
         self.bytes = bytes
         self.nodes = parser.nodes
         self.errorKind = errorKind

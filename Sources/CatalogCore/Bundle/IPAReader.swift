@@ -2,6 +2,10 @@ import Foundation
 
 /// Reads an `.ipa`: a zip whose app is the shortest `Payload/*.app`. Only the central directory,
 /// the app's `Info.plist` and its `embedded.mobileprovision` are read.
+///
+/// An IPA zipped by Finder's "Compress" puts everything under one top folder
+/// (`Name/Payload/X.app/…`) and adds `__MACOSX/` AppleDouble entries: when there is no top-level
+/// `Payload/`, `*/Payload/*.app` one level down is accepted, and `__MACOSX/` is always ignored.
 package enum IPAReader {
     package static func read(_ path: String,
                              policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
@@ -25,20 +29,35 @@ package enum IPAReader {
     }
 
     /// `Payload/X.app/` for the shortest app folder directly under `Payload/` (watch apps and
-    /// extensions nest deeper), ties broken by name.
+    /// extensions nest deeper), ties broken by name; failing that, `Top/Payload/X.app/` the same way
+    /// (a Finder-compressed IPA). Entries under `__MACOSX/` never count.
     static func appPrefix(in entries: [ZipEntry]) -> String? {
         var best: String?
-        for entry in entries where entry.name.hasPrefix("Payload/") {
-            let rest = entry.name.dropFirst("Payload/".count)
-            guard let slash = rest.firstIndex(of: "/") else { continue }
-            let folder = rest[..<slash]
-            guard folder.hasSuffix(".app"), folder.count > 4 else { continue }
-            let prefix = "Payload/\(folder)/"
-            if let current = best, current.count < prefix.count || (current.count == prefix.count && current <= prefix) {
-                continue
+        var nested: String?
+        for entry in entries where !entry.name.hasPrefix("__MACOSX/") {
+            if let prefix = appPrefix(of: entry.name, under: "") {
+                best = shorter(best, prefix)
+            } else if let top = entry.name.firstIndex(of: "/"),
+                      let prefix = appPrefix(of: entry.name, under: String(entry.name[...top])) {
+                nested = shorter(nested, prefix)
             }
-            best = prefix
         }
-        return best
+        return best ?? nested
+    }
+
+    /// `<folder>Payload/X.app/` when `name` lies inside such an app folder.
+    private static func appPrefix(of name: String, under folder: String) -> String? {
+        guard name.hasPrefix(folder + "Payload/") else { return nil }
+        let rest = name.dropFirst(folder.count + "Payload/".count)
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let app = rest[..<slash]
+        guard app.hasSuffix(".app"), app.count > 4 else { return nil }
+        return "\(folder)Payload/\(app)/"
+    }
+
+    private static func shorter(_ current: String?, _ candidate: String) -> String {
+        guard let current else { return candidate }
+        return current.count < candidate.count || (current.count == candidate.count && current <= candidate)
+            ? current : candidate
     }
 }

@@ -30,9 +30,17 @@
 /// DER and BER are both accepted: indefinite lengths anywhere and a constructed eContent OCTET
 /// STRING (as `openssl cms -sign -stream` writes), whose chunks are concatenated. A profile's
 /// eContent must be present: a detached signature is an error.
+///
+/// Up to `maximumTrailingBytes` after the ContentInfo (a newline added by a download or a
+/// copy-paste; openssl ignores them too) are accepted and counted in `trailingBytes`; more is an
+/// error, and so is a truncated envelope.
 package struct CMSSignedData: Sendable, Equatable {
     /// `id-signedData`.
     static let signedDataOID = "1.2.840.113549.1.7.2"
+
+    /// Bytes after the outermost element that are ignored: room for a line ending or a little padding,
+    /// not for a second envelope.
+    package static let maximumTrailingBytes = 64
 
     /// eContentType OID, dotted ("1.2.840.113549.1.7.1").
     package let contentType: String
@@ -40,10 +48,14 @@ package struct CMSSignedData: Sendable, Equatable {
     package let content: [UInt8]
     /// DER bytes of every certificate in SignedData.certificates, in file order, duplicates kept.
     package let certificates: [[UInt8]]
+    /// How many bytes followed the ContentInfo (0 to `maximumTrailingBytes`); they are ignored.
+    package let trailingBytes: Int
 
     /// Throws `DecodeError` of kind `.malformedEnvelope`, with the byte offset, on anything malformed.
     package init(bytes: [UInt8]) throws {
-        let reader = try BERReader(bytes: bytes, errorKind: .malformedEnvelope)
+        let reader = try BERReader(bytes: bytes, errorKind: .malformedEnvelope,
+                                   allowedTrailingBytes: Self.maximumTrailingBytes)
+        trailingBytes = reader.trailingBytes
         let signedData = try reader.sequence(reader.root, "ContentInfo") { info in
             let typeNode = try info.read(.objectIdentifier, "ContentInfo.contentType")
             let type = try reader.objectIdentifier(typeNode, "ContentInfo.contentType")

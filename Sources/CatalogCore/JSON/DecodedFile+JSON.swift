@@ -34,6 +34,7 @@ extension ProvisioningProfile {
             ("ppq_check", .optional(ppqCheck)),
             ("entitlements", entitlements.json),
             ("certificates", .array(certificates.map(\.json))),
+            ("undecodable_certificates", .array(undecodableCertificates.map(\.json))),
             ("time_to_live", .optional(timeToLive)),
             ("version", .optional(version)),
             ("der_encoded_profile_size", .optional(derEncodedProfile?.count)),
@@ -44,6 +45,19 @@ extension ProvisioningProfile {
             ("signature_reason", .optional(signature?.reason)),
             ("der_profile", .string(derProfile.status.rawValue)),
             ("der_profile_differences", .strings(derProfile.differences)),
+            ("envelope_trailing_bytes", .int(Int64(envelopeTrailingBytes))),
+        ])
+    }
+}
+
+extension UndecodableCertificate {
+    package var json: JSONValue {
+        .object([
+            ("index", .int(Int64(index))),
+            ("size", .int(Int64(size))),
+            ("sha1", .string(sha1)),
+            ("sha256", .string(sha256)),
+            ("reason", .string(reason)),
         ])
     }
 }

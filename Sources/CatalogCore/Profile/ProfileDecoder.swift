@@ -33,10 +33,12 @@ package enum ProfileDecoder {
             }
             let plistBytes: [UInt8]
             let envelopeCertificates: Int
+            var trailingBytes = 0
             if bytes[0] == 0x30 {
                 let envelope = try CMSSignedData(bytes: bytes)
                 plistBytes = envelope.content
                 envelopeCertificates = envelope.certificates.count
+                trailingBytes = envelope.trailingBytes
             } else if PlistSniffer.looksLikePlist(bytes) {
                 plistBytes = bytes
                 envelopeCertificates = 0
@@ -55,6 +57,7 @@ package enum ProfileDecoder {
                     ? bareSignature
                     : ProfileSignatureVerifier.verify(envelope: bytes, trust: trust, fallbackTime: profile.creationDate)
             }
+            profile.envelopeTrailingBytes = trailingBytes
             return profile
         } catch let error as DecodeError {
             throw path.map { error.at(path: $0) } ?? error
@@ -67,13 +70,16 @@ package enum ProfileDecoder {
     static func profile(from dict: PlistDictionary, rawPlist: [UInt8],
                         envelopeCertificates: Int) throws -> ProvisioningProfile {
         let uuid = try dict.requiredString("UUID").uppercased()
+        // An entry that is not a certificate loses that entry, not the profile (other parsers skip
+        // such entries too): it is listed as undecodable instead.
         var certificates: [DeveloperCertificate] = []
+        var undecodable: [UndecodableCertificate] = []
         for (index, der) in (try dict.dataArray("DeveloperCertificates") ?? []).enumerated() {
             do {
                 certificates.append(try DeveloperCertificate(der: der))
-            } catch var error as DecodeError {
-                error.reason = "DeveloperCertificates[\(index)]: \(error.reason)"
-                throw error
+            } catch let error as DecodeError {
+                let reason = der.isEmpty ? "empty data" : error.message
+                undecodable.append(UndecodableCertificate(index: index, bytes: der, reason: reason))
             }
         }
         let derCheck = DERProfileCheck.compare(plist: dict)
@@ -102,6 +108,7 @@ package enum ProfileDecoder {
             rawPlist: rawPlist,
             envelopeCertificateCount: envelopeCertificates)
         profile.derProfile = derCheck
+        profile.undecodableCertificates = undecodable
         return profile
     }
 }

@@ -21,7 +21,10 @@ public struct ProvisioningProfile: Sendable {
     public var version: Int?
     /// The whole `Entitlements` dict.
     public var entitlements: PlistDictionary
+    /// The decoded `DeveloperCertificates` entries, in order.
     public var certificates: [DeveloperCertificate]
+    /// The `DeveloperCertificates` entries that are not readable certificates (not in `certificates`).
+    public var undecodableCertificates: [UndecodableCertificate] = []
     /// `DER-Encoded-Profile`, kept as bytes.
     public var derEncodedProfile: [UInt8]?
     /// Keys this model does not type, with their values.
@@ -36,6 +39,8 @@ public struct ProvisioningProfile: Sendable {
     public var signature: ProfileSignature?
     /// How `DER-Encoded-Profile` compares with the plist.
     public var derProfile = DERProfileCheck(.absent)
+    /// Bytes after the CMS envelope that were ignored (a trailing newline), 0 for most files.
+    public var envelopeTrailingBytes: Int = 0
 
     public init(uuid: String, name: String, appIDName: String?, applicationIdentifierPrefixes: [String],
                 teamIdentifiers: [String], teamName: String?, platforms: [String], creationDate: Date,
@@ -110,7 +115,21 @@ extension ProvisioningProfile {
                            isMacOS: isMacOS, getTaskAllow: getTaskAllow)
     }
 
-    /// The latest `notAfter` among the developer certificates, if any.
+    /// What was accepted although not quite right, one sentence each: undecodable certificates and
+    /// ignored trailing bytes. Commands print them as warnings.
+    public var warnings: [String] {
+        var lines = undecodableCertificates.map {
+            "DeveloperCertificates[\($0.index)] is not a certificate (\($0.reason)); "
+                + "listed as undecodable (SHA-1 \($0.sha1)), left out of the effective expiry"
+        }
+        if envelopeTrailingBytes > 0 {
+            lines.append("\(envelopeTrailingBytes) trailing byte\(envelopeTrailingBytes == 1 ? "" : "s") "
+                         + "after the CMS envelope ignored")
+        }
+        return lines
+    }
+
+    /// The latest `notAfter` among the decodable developer certificates, if any.
     public var latestCertificateExpiry: Date? { certificates.map(\.notAfter).max() }
 
     /// min(ExpirationDate, latest certificate notAfter).

@@ -185,6 +185,10 @@ extension CatalogQueries {
             FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
             WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
             """, [key]).map { .object(Self.insertingDaysLeft(into: RecordMapping.json($0), after: "not_after", from: now)) })))
+        pairs.append(("undecodable_certificates", .array(try db.query("""
+            SELECT position AS "index", size, sha1, sha256, reason
+            FROM profile_undecodable_certificates WHERE profile_uuid = ? ORDER BY position
+            """, [key]).map { .object(RecordMapping.json($0)) })))
         let devices = try db.query("""
             SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
             JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
