@@ -20,6 +20,7 @@ PLISTS = os.path.join(HERE, "plists")
 BUNDLES = os.path.join(HERE, "bundles")
 IPA = os.path.join(HERE, "ipa")
 MALFORMED = os.path.join(HERE, "malformed")
+LENIENT = os.path.join(HERE, "lenient")
 ZIP_TIME = (2026, 1, 20, 12, 0, 0)
 
 
@@ -261,6 +262,37 @@ def ipa():
             z.writestr(zinfo(name, comp), data)
 
 
+def apple_double(name):
+    """The AppleDouble header Finder stores under __MACOSX/ (magic, version, one Finder-info entry)."""
+    return struct.pack(">II16sH", 0x00051607, 0x00020000, b"Mac OS X".ljust(16), 1) + \
+        struct.pack(">III", 9, 38, 32) + (b"\0" * 32) + name.encode()
+
+
+def finder_ipa():
+    """What Finder's "Compress" makes of a folder holding Payload/: one top folder, __MACOSX/ beside it."""
+    S, Z = zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED
+    top = "FinderCompressed/"
+    app = top + "Payload/Example.app/"
+    entries = [
+        (top, b"", S),
+        (top + "Payload/", b"", S),
+        (app, b"", S),
+        (app + "Info.plist", binary(ios_info("com.example.finder", "3.0", "7", "Example", "Example")), Z),
+        (app + "embedded.mobileprovision", profile("ios-adhoc.mobileprovision"), Z),
+        (app + "Example", fake_executable(6, 4096), Z),
+        ("__MACOSX/", b"", S),
+        ("__MACOSX/" + top, b"", S),
+        ("__MACOSX/" + top + "Payload/", b"", S),
+        ("__MACOSX/" + top + "._Payload", apple_double("Payload"), Z),
+        ("__MACOSX/" + app, b"", S),
+        ("__MACOSX/" + app + "._Info.plist", apple_double("Info.plist"), Z),
+        ("__MACOSX/" + app + "._embedded.mobileprovision", apple_double("embedded.mobileprovision"), Z),
+    ]
+    with zipfile.ZipFile(os.path.join(LENIENT, "FinderCompressed.ipa"), "w") as z:
+        for name, data, comp in entries:
+            z.writestr(zinfo(name, comp), data)
+
+
 def malformed():
     os.makedirs(MALFORMED, exist_ok=True)
     path = os.path.join(MALFORMED, "lying-size.ipa")
@@ -291,6 +323,8 @@ def main():
     plists()
     bundles()
     ipa()
+    os.makedirs(LENIENT, exist_ok=True)
+    finder_ipa()
     malformed()
 
 

@@ -108,6 +108,20 @@ def kind(p, platforms, gta):
     return "app-store"
 
 
+def is_certificate(der_bytes):
+    rc, _ = openssl(["x509", "-inform", "DER", "-noout"], der_bytes)
+    return bool(der_bytes) and rc == 0
+
+
+def trailing_bytes(data):
+    """Bytes after the outermost DER element, from `openssl asn1parse`'s first line (definite lengths)."""
+    _, out = openssl(["asn1parse", "-inform", "DER"], data)
+    first = out.decode(errors="replace").splitlines()[0]
+    header = int(first.split("hl=")[1].split()[0])
+    length = first.split(" l=")[1].split()[0]
+    return 0 if length == "inf" else len(data) - header - int(length)
+
+
 def describe_profile(path):
     data = open(path, "rb").read()
     p, form = extract_plist(data)
@@ -115,7 +129,11 @@ def describe_profile(path):
     platforms = p.get("Platform") or ["iOS"]
     gta = ent.get("get-task-allow", ent.get("com.apple.security.get-task-allow"))
     app_id = ent.get("application-identifier", ent.get("com.apple.application-identifier"))
-    certs = [cert_facts(c) for c in p.get("DeveloperCertificates", [])]
+    entries = list(enumerate(p.get("DeveloperCertificates", [])))
+    # Entries openssl cannot read as a certificate are listed by raw-byte fingerprints, not decoded.
+    certs = [cert_facts(c) for _, c in entries if is_certificate(c)]
+    undecodable = [{"index": i, "size": len(c), "sha1": hashlib.sha1(c).hexdigest().upper(),
+                    "sha256": hashlib.sha256(c).hexdigest().upper()} for i, c in entries if not is_certificate(c)]
     exp = p["ExpirationDate"]
     latest = max((c["not_after"] for c in certs), default=None)
     effective = min(exp, latest) if latest else exp
@@ -157,6 +175,8 @@ def describe_profile(path):
         "envelope_certificates": envelope_cert_count(data) if form.startswith("cms") else 0,
         "sha256": hashlib.sha256(data).hexdigest().upper(),
         "certificates": certs,
+        "undecodable_certificates": undecodable,
+        "envelope_trailing_bytes": trailing_bytes(data) if form.startswith("cms") else 0,
     }
 
 
@@ -193,7 +213,7 @@ def walk(top):
 
 def files_and_profiles():
     files, profiles = [], []
-    for top in ("profiles", "renewals", "report", "plists", "bundles"):
+    for top in ("profiles", "renewals", "report", "plists", "bundles", "lenient"):
         for path in walk(os.path.join(HERE, top)):
             name = os.path.basename(path)
             if name.endswith(PROFILE_EXT):
@@ -253,7 +273,13 @@ def ipa_build(path):
         names = z.namelist()
         apps = sorted({n.split("/")[1] for n in names
                        if n.startswith("Payload/") and n.count("/") >= 2 and n.split("/")[1].endswith(".app")})
-        app = "Payload/%s/" % apps[0]  # the shortest Payload/*.app: direct child of Payload/
+        if apps:
+            app = "Payload/%s/" % apps[0]  # the shortest Payload/*.app: direct child of Payload/
+        else:  # Finder's "Compress": Top/Payload/X.app/, with __MACOSX/ AppleDouble entries beside it
+            nested = sorted({"/".join(n.split("/")[:3]) + "/" for n in names
+                             if not n.startswith("__MACOSX/") and n.count("/") >= 3
+                             and n.split("/")[1] == "Payload" and n.split("/")[2].endswith(".app")})
+            app = nested[0]
         f = info_fields(plistlib.loads(z.read(app + "Info.plist")))
         emb = z.read(app + "embedded.mobileprovision") if app + "embedded.mobileprovision" in names else None
     uuid = extract_plist(emb)[0]["UUID"].upper() if emb else None
@@ -296,9 +322,10 @@ def builds():
             apps = os.path.join(path, "Products", "Applications")
             for a in sorted(os.listdir(apps)):
                 b.append(app_build(os.path.join(apps, a)))
-    for name in sorted(os.listdir(os.path.join(HERE, "ipa"))):
-        if name.endswith(".ipa"):
-            b.append(ipa_build(os.path.join(HERE, "ipa", name)))
+    for top in ("ipa", "lenient"):
+        for name in sorted(os.listdir(os.path.join(HERE, top))):
+            if name.endswith(".ipa"):
+                b.append(ipa_build(os.path.join(HERE, top, name)))
     return b
 
 
@@ -310,6 +337,9 @@ MALFORMED = {
                                     "signed envelope; UUID is an integer, ExpirationDate a string, "
                                     "ProvisionedDevices a string"),
     "missing-uuid.mobileprovision": ("invalidValue", "signed envelope; plist has no UUID"),
+    "trailing-garbage.mobileprovision": ("malformedEnvelope",
+                                         "trailing-newline.mobileprovision's envelope followed by 80 bytes "
+                                         "(40 CRLF), more than a line ending"),
     "not-cms.mobileprovision": ("malformedEnvelope",
                                 "DER ContentInfo of type id-data (1.2.840.113549.1.7.1), not SignedData"),
     "lying-size.ipa": ("tooLarge",

@@ -27,6 +27,7 @@ KEYS = os.path.join(HERE, "keys")
 CERTS = os.path.join(HERE, "certs")
 PROFILES = os.path.join(HERE, "profiles")
 MALFORMED = os.path.join(HERE, "malformed")
+LENIENT = os.path.join(HERE, "lenient")
 WORK = tempfile.mkdtemp(prefix="catalog-fixtures-")
 atexit.register(shutil.rmtree, WORK, True)
 
@@ -323,7 +324,7 @@ def duplicate_first_cert(data):
 
 
 def main():
-    for d in (CERTS, PROFILES):
+    for d in (CERTS, PROFILES, LENIENT, MALFORMED):
         os.makedirs(d, exist_ok=True)
     c = make_certs()
     ca, signer = c["ca"], c["signer"]
@@ -457,6 +458,24 @@ def main():
     write(os.path.join(PROFILES, "bare-plist.mobileprovision"), xml(bare))
     write(os.path.join(PROFILES, "bare-binary.mobileprovision"),
           plistlib.dumps(bare_bin, fmt=plistlib.FMT_BINARY, sort_keys=True))
+
+    # ----- lenient: a part is not quite right, the rest must still be read
+    undecodable = profile(
+        "undecodable-certificates", name="Example Undecodable Certificates", app_id="com.example.undecodable",
+        certs=[c["old_b"]], created=D(2025, 6, 1, 10), expires=E27, devices=ios_devices,
+        entitlements={"get-task-allow": True}, **common)
+    # An empty <data/> and bytes that are not DER (PEM text) around the one good certificate, whose
+    # 2026-05-15 notAfter alone decides the effective expiry.
+    undecodable["DeveloperCertificates"] = [b"", c["old_b"].der, b"-----BEGIN CERTIFICATE-----\nnot DER\n"]
+    cms_sign(xml(undecodable), signer, ca, os.path.join(LENIENT, "undecodable-certificates.mobileprovision"))
+    trailing = profile(
+        "trailing-newline", name="Example Trailing Newline", app_id="com.example.trailing", certs=[c["dist"]],
+        expires=E27, entitlements={"get-task-allow": False}, **common)
+    signed = cms_sign(xml(trailing), signer, ca, os.path.join(WORK, "trailing.der"))
+    # A newline added by a download or a copy-paste: openssl still reads it.
+    write(os.path.join(LENIENT, "trailing-newline.mobileprovision"), signed + b"\n")
+    # Far more than a line ending after the envelope stays an error.
+    write(os.path.join(MALFORMED, "trailing-garbage.mobileprovision"), signed + b"\r\n" * 40)
 
     # ----- malformed profiles
     os.makedirs(MALFORMED, exist_ok=True)

@@ -164,6 +164,10 @@ func canonicalDump(_ path: String) throws -> [String] {
         "SELECT 'entitlement ' || profile_uuid || ' ' || key || ' ' || value_json AS line FROM entitlements",
         "SELECT 'profile_certificate ' || profile_uuid || ' ' || certificate_sha1 AS line FROM profile_certificates",
         """
+        SELECT 'undecodable_certificate ' || profile_uuid || ' ' || position || ' ' || sha1 || ' ' || reason AS line
+        FROM profile_undecodable_certificates
+        """,
+        """
         SELECT 'profile_device ' || p.uuid || ' ' || d.udid AS line
         FROM profile_devices pd JOIN profiles p ON p.id = pd.profile_id JOIN devices d ON d.id = pd.device_id
         """,
