@@ -18,6 +18,16 @@ import CatalogTestSupport
         return profile
     }
 
+    /// `profiles/bare-plist.mobileprovision` with its DeveloperCertificates array holding `certificates`.
+    static func barePlist(certificates: String) throws -> [UInt8] {
+        var xml = try String(contentsOfFile: TestPaths.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
+        let key = try #require(xml.range(of: "<key>DeveloperCertificates</key>"))
+        let open = try #require(xml.range(of: "<array>", range: key.upperBound..<xml.endIndex))
+        let close = try #require(xml.range(of: "</array>", range: open.upperBound..<xml.endIndex))
+        xml.replaceSubrange(open.lowerBound..<close.upperBound, with: "<array>\(certificates)</array>")
+        return Array(xml.utf8)
+    }
+
     static let emptySHA1 = "DA39A3EE5E6B4B0D3255BFEF95601890AFD80709"
 
     // MARK: Undecodable DeveloperCertificates entries
@@ -51,12 +61,7 @@ import CatalogTestSupport
 
     /// With every entry undecodable, the profile's own ExpirationDate decides.
     @Test func onlyUndecodableCertificatesLeaveTheProfileExpiry() throws {
-        var xml = try String(contentsOfFile: TestPaths.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
-        let key = try #require(xml.range(of: "<key>DeveloperCertificates</key>"))
-        let open = try #require(xml.range(of: "<array>", range: key.upperBound..<xml.endIndex))
-        let close = try #require(xml.range(of: "</array>", range: open.upperBound..<xml.endIndex))
-        xml.replaceSubrange(open.lowerBound..<close.upperBound, with: "<array><data/><data>AAECAw==</data></array>")
-        let profile = try ProfileDecoder.decode(Array(xml.utf8))
+        let profile = try ProfileDecoder.decode(try Self.barePlist(certificates: "<data/><data>AAECAw==</data>"))
         #expect(profile.certificates.isEmpty)
         #expect(profile.undecodableCertificates.map(\.size) == [0, 4])
         #expect(profile.effectiveExpirationDate == profile.expirationDate)
@@ -65,12 +70,8 @@ import CatalogTestSupport
 
     /// A DeveloperCertificates entry that is not data at all is still a malformed profile.
     @Test func aNonDataEntryIsStillAnError() throws {
-        var xml = try String(contentsOfFile: TestPaths.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
-        let key = try #require(xml.range(of: "<key>DeveloperCertificates</key>"))
-        let open = try #require(xml.range(of: "<array>", range: key.upperBound..<xml.endIndex))
-        let close = try #require(xml.range(of: "</array>", range: open.upperBound..<xml.endIndex))
-        xml.replaceSubrange(open.lowerBound..<close.upperBound, with: "<array><string>x</string></array>")
-        #expect(throws: DecodeError.self) { try ProfileDecoder.decode(Array(xml.utf8)) }
+        let bytes = try Self.barePlist(certificates: "<string>x</string>")
+        #expect(throws: DecodeError.self) { try ProfileDecoder.decode(bytes) }
     }
 
     // MARK: Trailing bytes after the envelope
