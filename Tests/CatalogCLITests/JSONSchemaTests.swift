@@ -47,6 +47,8 @@ import Testing
         let adhoc = try object(["show", "080B4AFF-C595-4955-AEED-8B8810E698FC"])
         let stats = try object(["stats"])
         let decodedProfile = try decode("profiles/ios-development.mobileprovision")
+        let undecodable = try decode("lenient/undecodable-certificates.mobileprovision")
+        let undecodableShown = try object(["show", undecodable["uuid"] as? String ?? "-"])
         let decodedBuilds = try ["bundles/Example.app", "ipa/Example.ipa", "bundles/Example.xcarchive", "plists/app-xml.plist"].map(decode)
         let prune = try catalogue.run(["prune", CatalogProcess.fixtures + "/renewals", "--json", "--as-of", "2026-11-20"])
         let samples: [String: [[String: Any]]] = [
@@ -64,6 +66,7 @@ import Testing
                                                                       "080B4AFF-C595-4955-AEED-8B8810E698FC"]).stdout) as? [[String: Any]]) ?? [],
             "show": [show, adhoc],
             "show.certificates[]": Self.objects(show["certificates"]) + Self.objects(adhoc["certificates"]),
+            "show.undecodable_certificates[]": Self.objects(undecodableShown["undecodable_certificates"]),
             "show.locations[]": Self.objects(adhoc["locations"]),
             "show.builds[]": Self.objects(adhoc["builds"]),
             "show.renewals[]": Self.objects(show["renewals"]),
@@ -71,6 +74,7 @@ import Testing
             "stats.last_run": Self.objects(stats["last_run"]),
             "decode profile": [decodedProfile] + decodedBuilds.flatMap { Self.objects($0["profile"]) },
             "decode profile.certificates[]": Self.objects(decodedProfile["certificates"]),
+            "decode profile.undecodable_certificates[]": Self.objects(undecodable["undecodable_certificates"]),
             "decode build": decodedBuilds,
         ]
         #expect(Set(samples.keys) == Set(documented.keys), "every documented section is sampled")
