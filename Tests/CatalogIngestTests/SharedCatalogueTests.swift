@@ -135,14 +135,7 @@ struct SharedCatalogueTests {
         #expect(runsBefore.status == 0 && profilesBefore.status == 0, "\(runsBefore.stderr)")
 
         // A second run over the whole fixtures tree, which adds builds and more profiles.
-        let whole = try setup.scratch.copyFixtures(to: "whole")
-        let ingest = try setup.team.startAsOwner(["ingest", whole, "--db", setup.db, "--quiet"],
-                                                 environment: ["CATALOG_TEST_STOP_AFTER_WRITES": "10"])
-        guard try waitUntilStopped(ingest.pid) else {
-            ingest.process.terminate()
-            Issue.record("the ingest did not stop after 10 writes: \(ingest.wait().stderr)")
-            return
-        }
+        guard let ingest = try ingestStoppedMidway(setup) else { return }
         let during = try listing(setup.folder)
         #expect(during == ["catalog.sqlite", "catalog.sqlite-shm", "catalog.sqlite-wal"], "\(during)")
         for name in during {
@@ -176,14 +169,7 @@ struct SharedCatalogueTests {
     /// says why and what to do, adds no file, and works again once the run has ended.
     @Test func withoutSetgidAGroupMemberIsToldWhyDuringAnIngest() throws {
         let setup = try makeShared(fixtures: "profiles", folderMode: 0o750, fileMode: 0o640)
-        let whole = try setup.scratch.copyFixtures(to: "whole")
-        let ingest = try setup.team.startAsOwner(["ingest", whole, "--db", setup.db, "--quiet"],
-                                                 environment: ["CATALOG_TEST_STOP_AFTER_WRITES": "10"])
-        guard try waitUntilStopped(ingest.pid) else {
-            ingest.process.terminate()
-            Issue.record("the ingest did not stop after 10 writes: \(ingest.wait().stderr)")
-            return
-        }
+        guard let ingest = try ingestStoppedMidway(setup) else { return }
         let during = try listing(setup.folder)
         let refused = try setup.team.asReader(["profiles", "--db", setup.db], gid: setup.team.group)
         #expect(refused.status == 1)
@@ -246,6 +232,20 @@ struct SharedCatalogueTests {
         // The owner's next ingest makes it readable again.
         #expect(try setup.team.asOwner(["ingest", setup.tree, "--db", setup.db, "--quiet"]).status == 0)
         #expect(try setup.team.asReader(["profiles", "--db", setup.db], gid: setup.team.group).status == 0)
+    }
+
+    /// The owner's ingest of the whole fixtures tree, stopped (SIGSTOP by the test hook) after 10
+    /// writes inside its transaction; nil, with the issue recorded, when it never stops.
+    private func ingestStoppedMidway(_ setup: Setup) throws -> CatalogBinary.Child? {
+        let whole = try setup.scratch.copyFixtures(to: "whole")
+        let ingest = try setup.team.startAsOwner(["ingest", whole, "--db", setup.db, "--quiet"],
+                                                 environment: ["CATALOG_TEST_STOP_AFTER_WRITES": "10"])
+        guard try waitUntilStopped(ingest.pid) else {
+            ingest.process.terminate()
+            Issue.record("the ingest did not stop after 10 writes: \(ingest.wait().stderr)")
+            return nil
+        }
+        return ingest
     }
 
     private func waitUntilStopped(_ pid: pid_t) throws -> Bool {
