@@ -5,16 +5,16 @@ import Testing
 /// Shell completions load in real shells and complete subcommands, options and enumerated
 /// values; `docs/cli.md` is the current help text of every command.
 @Suite struct CompletionAndReferenceTests {
-    /// A shell to test with; under CI (which installs them) a missing one fails instead of skipping.
+    /// A shell to test with; under `.ci/run` (which installs them) a missing one fails instead of skipping.
     static func shell(_ path: String) -> Bool {
-        FileManager.default.isExecutableFile(atPath: path) || ProcessInfo.processInfo.environment["CI"] != nil
+        FileManager.default.isExecutableFile(atPath: path) || TestPaths.toolsRequired
     }
 
     /// Runs `shell -c script` with the completion script for `name` saved beside it.
     static func run(_ shellPath: String, completions name: String, _ script: String) throws -> (status: Int32, output: String) {
         let generated = try CatalogProcess.run(["completions", name])
         #expect(generated.status == 0, "\(generated.stderr)")
-        let file = NSTemporaryDirectory() + "catalog-completion-" + UUID().uuidString
+        let file = TestPaths.temporary + "catalog-completion-" + UUID().uuidString
         try generated.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         return try CatalogProcess.runAsScheduled(shellPath, ["-c", script.replacingOccurrences(of: "SCRIPT", with: file)],

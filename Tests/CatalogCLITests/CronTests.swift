@@ -47,7 +47,7 @@ import Testing
         let crontab = try Self.readmeCrontab()
         let jobs = crontab.jobs
         #expect(jobs.count >= 2, "the README's cron block lists the nightly ingest and the weekly report")
-        let root = NSTemporaryDirectory() + "catalog-cron-" + UUID().uuidString
+        let root = TestPaths.temporary + "catalog-cron-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
         // The README's /srv/… folders and /usr/local/bin/catalog, moved into a temp folder.
         func relocate(_ text: String) -> String {

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 @Suite struct IngestCommandTests {
     /// A temp folder with a catalogue path in it, removed afterwards.
     final class Folder {
-        let path = NSTemporaryDirectory() + "catalog-ingest-cli-" + UUID().uuidString
+        let path = TestPaths.temporary + "catalog-ingest-cli-" + UUID().uuidString
         var db: String { path + "/catalog.sqlite" }
 
         init() throws {

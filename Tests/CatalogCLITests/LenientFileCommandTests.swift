@@ -48,7 +48,7 @@ import CatalogTestSupport
     }
 
     @Test func showListsTheUndecodableCertificatesTheCatalogueHolds() throws {
-        let folder = NSTemporaryDirectory() + "catalog-lenient-" + UUID().uuidString
+        let folder = TestPaths.temporary + "catalog-lenient-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let db = folder + "/catalog.sqlite"

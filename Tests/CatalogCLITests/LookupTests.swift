@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func removedMeansOnlyRemovedAndIncludeRemovedMeansBoth() throws {
-        let tree = NSTemporaryDirectory() + "catalog-removed-" + UUID().uuidString
+        let tree = TestPaths.temporary + "catalog-removed-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: tree) }
         let fm = FileManager.default
         try fm.createDirectory(atPath: tree, withIntermediateDirectories: true)

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 
         init(renewals: [String] = ["renew-adhoc-old", "renew-adhoc-new", "renew-wildcard-old", "renew-wildcard-new"],
              profiles: [String] = ["cert-expires-first"]) throws {
-            folder = NSTemporaryDirectory() + "catalog-prune-" + UUID().uuidString
+            folder = TestPaths.temporary + "catalog-prune-" + UUID().uuidString
             let fm = FileManager.default
             try fm.createDirectory(atPath: folder + "/tree", withIntermediateDirectories: true)
             try fm.createDirectory(atPath: folder + "/home", withIntermediateDirectories: true)
@@ -83,10 +84,16 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(records.filter { $0["action"] as? String == "trashed" }.count == 2)
         #expect(!setup.exists("renew-adhoc-old.mobileprovision") && !setup.exists("renew-wildcard-old.mobileprovision"))
+        #if os(macOS)
+        // The system's trash call: the file is where `message` says, in a .Trash folder.
+        let moved = records.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("moved to ") }
+        #expect(moved.count == 2 && moved.allSatisfy { $0.contains("/.Trash") }, "\(moved)")
+        #else
         let trash = setup.home + "/.local/share/Trash"
         #expect(FileManager.default.fileExists(atPath: trash + "/files/renew-adhoc-old.mobileprovision"))
         let info = try String(contentsOfFile: trash + "/info/renew-adhoc-old.mobileprovision.trashinfo", encoding: .utf8)
         #expect(info.hasPrefix("[Trash Info]\nPath=\(setup.tree)/renew-adhoc-old.mobileprovision\nDeletionDate="))
+        #endif
         #expect(try setup.removedUUIDs() == ["44C6C3D6-6720-46AD-AD64-9FC192DFFA1E", "91B8EB25-2D8A-427D-AB52-082426516FFF"])
         #expect(FileManager.default.fileExists(atPath: setup.tree + "/Example.app/embedded.mobileprovision"))
         // A second run finds nothing more to do, and an ingest agrees with what prune recorded.

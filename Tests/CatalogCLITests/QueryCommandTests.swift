@@ -13,7 +13,7 @@ import CatalogTestSupport
         var db: String { folder + "/catalog.sqlite" }
 
         init(ingesting roots: [String] = [CatalogProcess.fixtures]) throws {
-            folder = NSTemporaryDirectory() + "catalog-cli-" + UUID().uuidString
+            folder = TestPaths.temporary + "catalog-cli-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db, "--exclude", "signatures"])
             #expect(result.status == 0, "ingest failed: \(result.stderr)")
@@ -300,7 +300,7 @@ import CatalogTestSupport
     }
 
     @Test func missingCatalogueSuggestsIngest() throws {
-        let path = NSTemporaryDirectory() + "missing-\(UUID().uuidString).sqlite"
+        let path = TestPaths.temporary + "missing-\(UUID().uuidString).sqlite"
         let result = try CatalogProcess.run(["profiles", "--db", path])
         #expect(result.status == 1)
         #expect(result.stderr.contains(path))
@@ -312,7 +312,7 @@ import CatalogTestSupport
     }
 
     @Test func controlCharactersInDataNeverReachTheTerminalAndCSVQuotes() throws {
-        let folder = NSTemporaryDirectory() + "catalog-escape-" + UUID().uuidString
+        let folder = TestPaths.temporary + "catalog-escape-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var plist = try String(contentsOfFile: CatalogProcess.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
         plist = plist.replacingOccurrences(of: "Example Bare XML Plist",

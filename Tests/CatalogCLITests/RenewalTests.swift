@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
 
     /// A catalogue of a temp folder holding copies of the named renewal fixtures.
     static func tree(_ names: [String]) throws -> (folder: String, catalogue: Catalogue) {
-        let folder = NSTemporaryDirectory() + "catalog-renewals-" + UUID().uuidString
+        let folder = TestPaths.temporary + "catalog-renewals-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in names {
             try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/renewals/\(name).mobileprovision",

@@ -16,7 +16,7 @@ import Testing
     static func chromium(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(chromium))
-        let profile = NSTemporaryDirectory() + "catalog-chromium-" + UUID().uuidString
+        let profile = TestPaths.temporary + "catalog-chromium-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: profile) }
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
                              "--user-data-dir=\(profile)", "--virtual-time-budget=2000"] + arguments
@@ -30,8 +30,8 @@ import Testing
         return text
     }
 
-    /// Skipped with a reason where Chromium is missing, but never under CI, which must run it.
-    static let canRender = chromium != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    /// Skipped with a reason where Chromium is missing, but never under `.ci/run`, which must run it.
+    static let canRender = chromium != nil || TestPaths.toolsRequired
 
     @Test(.enabled(if: canRender, "needs Chromium (Debian package chromium; .ci/run installs it)"))
     func theHTMLReportRendersInABrowser() throws {

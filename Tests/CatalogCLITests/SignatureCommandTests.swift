@@ -9,7 +9,7 @@ import Testing
     static let signatures = CatalogProcess.fixtures + "/signatures"
 
     @Test func ingestWarnsAboutInvalidSignaturesAndStoresEveryVerdict() throws {
-        let folder = NSTemporaryDirectory() + "catalog-sig-" + UUID().uuidString
+        let folder = TestPaths.temporary + "catalog-sig-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let db = folder + "/catalog.sqlite"

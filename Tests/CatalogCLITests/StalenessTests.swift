@@ -43,7 +43,17 @@ import Testing
         #expect(stats["last_successful_ingest"] is String)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a pseudo-terminal"))
+    /// util-linux `script -qec CMD FILE` gives the command a pseudo-terminal; BSD's (macOS) takes
+    /// other flags, so this runs on Linux only.
+    static let hasLinuxScript: Bool = {
+        #if os(Linux)
+        return FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+        return false
+        #endif
+    }()
+
+    @Test(.enabled(if: hasLinuxScript, "needs util-linux script(1) for a pseudo-terminal"))
     func aTableOnATerminalCarriesANoticeAfterAWeek() throws {
         let catalogue = try Catalogue()
         func onTerminal() throws -> String {

@@ -22,6 +22,10 @@ public enum TestPaths {
 
     public static var fixtures: String { packageRoot + "/Fixtures" }
 
+    /// The temporary folder under its on-disk spelling, ending in `/`: paths the catalogue stores
+    /// under it compare equal to the test's own (on macOS `/var/folders/…` is `/private/var/…`).
+    public static var temporary: String { onDiskSpelling(NSTemporaryDirectory()) + "/" }
+
     /// True when `CATALOG_TEST_NO_REAL_CORPUS` is set to anything but empty or `0`.
     public static var realCorpusHidden: Bool {
         let value = ProcessInfo.processInfo.environment["CATALOG_TEST_NO_REAL_CORPUS"] ?? ""
@@ -84,7 +88,13 @@ public enum TestPaths {
         guard let value = ProcessInfo.processInfo.environment["CI"] else { return false }
         return !value.isEmpty && value.lowercased() != "false" && value != "0"
     }
+
+    /// Set by `.ci/run`, which installs Chromium, zsh and fish: the tests that need one of them fail
+    /// when it is missing instead of skipping. Elsewhere (a developer's machine, the GitHub Actions
+    /// workflow) they skip with their reason.
+    public static var toolsRequired: Bool { ProcessInfo.processInfo.environment["CATALOG_TEST_REQUIRE_TOOLS"] != nil }
 }
 
 /// A class defined in the test code, so `Bundle(for:)` finds the bundle the tests were loaded from.
-private final class BundleToken {}
+private final class BundleToken {
+}
