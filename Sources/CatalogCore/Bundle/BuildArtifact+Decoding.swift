@@ -1,0 +1,23 @@
+import Foundation
+
+extension BuildArtifact {
+    /// Decodes the app build at `url` (a `file:` URL), told apart by layout and content rather than
+    /// by extension: an `.xcarchive` folder, an `.app` folder (iOS flat or macOS `Contents/`
+    /// layout), or an `.ipa` (a zip with `Payload/*.app`). Only the Info.plist(s) and the embedded
+    /// profile are read.
+    ///
+    /// ```swift
+    /// let build = try BuildArtifact(contentsOf: URL(fileURLWithPath: "Example.ipa"))
+    /// print(build.sourceKind, build.info.formattedVersion, build.profile?.uuid ?? "no profile")
+    /// ```
+    ///
+    /// A broken embedded profile does not fail the build: it is reported in ``profileError``.
+    ///
+    /// - Parameter trust: what the embedded profile's signature must chain to (see
+    ///   ``ProvisioningProfile/init(bytes:trust:)``); nil skips verification.
+    /// - Throws: ``DecodeError`` (`.invalidBundle` when the path is none of the three,
+    ///   `.malformedZip`, `.unreadable`, or the Info.plist's error).
+    public init(contentsOf url: URL, trust: TrustAnchors? = .apple) throws {
+        self = try FileDecoder.build(path: try FileBytes.path(of: url), trust: trust)
+    }
+}
