@@ -115,6 +115,19 @@ import Testing
         #expect(build.profile?.uuid == "080B4AFF-C595-4955-AEED-8B8810E698FC")
     }
 
+    @Test func anIPAInMemoryDecodesLikeTheFile() throws {
+        let url = Self.fixture("ipa/Example.ipa")
+        let fromBytes = try BuildArtifact(ipaBytes: Data(contentsOf: url), path: url.path)
+        #expect(fromBytes == (try BuildArtifact(contentsOf: url)))
+        #expect(fromBytes.profile?.sha256 == fromBytes.embeddedProfileSHA256)
+
+        var truncated = try Array(Data(contentsOf: url))
+        truncated.removeLast(30)
+        let error = try #require(throws: DecodeError.self) { try BuildArtifact(ipaBytes: truncated, path: "cut.ipa") }
+        #expect(error.kind == .malformedZip)
+        #expect(error.path == "cut.ipa")
+    }
+
     // MARK: Whatever the file is
 
     @Test func decodedFileTellsTheKindsApart() throws {

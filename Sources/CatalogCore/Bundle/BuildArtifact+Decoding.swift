@@ -20,4 +20,21 @@ extension BuildArtifact {
     public init(contentsOf url: URL, trust: TrustAnchors? = .apple) throws {
         self = try FileDecoder.build(path: try FileBytes.path(of: url), trust: trust)
     }
+
+    /// Decodes an `.ipa` held in memory (downloaded, say, and never saved). Folders — `.app`,
+    /// `.xcarchive` — exist only on disk: use ``init(contentsOf:trust:)`` for those.
+    ///
+    /// ```swift
+    /// let (data, _) = try await URLSession.shared.data(from: buildServerURL)
+    /// let build = try BuildArtifact(ipaBytes: data, path: "Example.ipa")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: what ``path`` holds and errors name (`Example.ipa!Payload/Example.app/Info.plist: …`);
+    ///     nothing is read from it.
+    ///   - trust: as for ``init(contentsOf:trust:)``.
+    /// - Throws: ``DecodeError`` (`.malformedZip`, `.invalidBundle` without `Payload/*.app`, …).
+    public init(ipaBytes: some Sequence<UInt8>, path: String, trust: TrustAnchors? = .apple) throws {
+        self = try IPAReader.read(try ZipArchive(bytes: Array(ipaBytes), path: path), trust: trust)
+    }
 }

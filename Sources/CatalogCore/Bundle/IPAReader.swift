@@ -10,7 +10,14 @@ package enum IPAReader {
     package static func read(_ path: String,
                              policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
                              trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
-        let archive = try ZipArchive(path: path)
+        try read(try ZipArchive(path: path), policy: policy, trust: trust)
+    }
+
+    /// An archive already opened (from a file, or from bytes in memory); its `path` names the build.
+    package static func read(_ archive: ZipArchive,
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
+                             trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
+        let path = archive.path
         guard let appPrefix = appPrefix(in: archive.entries) else {
             throw DecodeError(.invalidBundle, "no Payload/*.app in archive", path: path)
         }
