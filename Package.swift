@@ -43,6 +43,8 @@ let package = Package(
         // Paths to the fixtures, the real corpus and the built binary, shared by the test targets.
         .target(name: "CatalogTestSupport", path: "Tests/CatalogTestSupport"),
         .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogTestSupport"]),
+        // Imports CatalogCore without @testable: proves the public decoding API is enough on its own.
+        .testTarget(name: "CatalogCorePublicAPITests", dependencies: ["CatalogCore", "CatalogTestSupport"]),
         .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore"]),
         .testTarget(name: "CatalogIngestTests", dependencies: ["CatalogIngest", "CatalogStore", "CatalogTestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "CatalogStore", "CatalogTestSupport"]),

@@ -4,7 +4,7 @@ import Foundation
 /// envelope and certificate failures, `offset` is the byte offset in the input where it was found.
 /// Equality compares kind, path and offset (not the wording of `reason`).
 public struct DecodeError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
         /// The file could not be opened or read.
         case unreadable
         /// The file has no bytes.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one path turned out to be, decoded.
-public enum DecodedFile: Sendable {
+public enum DecodedFile: Sendable, Equatable {
     case profile(ProvisioningProfile)
     case infoPlist(AppInfo)
     case build(BuildArtifact)

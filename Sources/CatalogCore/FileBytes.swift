@@ -126,3 +126,13 @@ private func closeDescriptor(_ fd: Int32) -> Int32 {
     return Darwin.close(fd)
     #endif
 }
+
+extension FileBytes {
+    /// The file-system path of a `file:` URL; any other scheme is refused as `.unreadable`.
+    package static func path(of url: URL) throws -> String {
+        guard url.isFileURL else {
+            throw DecodeError(.unreadable, "not a file URL (only local files are read)", path: url.absoluteString)
+        }
+        return url.path
+    }
+}

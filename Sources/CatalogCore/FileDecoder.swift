@@ -1,29 +1,38 @@
 import Foundation
 
 /// Decides what a path is — profile, Info.plist, `.app`, `.xcarchive`, `.ipa` — from its content and
-/// layout (the extension only words the error), and decodes it.
+/// layout (the extension only words the error), and decodes it. `trust` is what a profile's
+/// signature must chain to (nil: signatures are not verified).
 package enum FileDecoder {
-    package static func decode(path: String) throws -> DecodedFile {
+    package static func decode(path: String, trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> DecodedFile {
+        if FileBytes.isDirectory(path) || isZip(path) { return .build(try build(path: path, trust: trust)) }
+        let bytes = try FileBytes.read(path, limit: ProfileDecoder.maximumSize)
+        return try decode(bytes: bytes, path: path, trust: trust)
+    }
+
+    /// An `.xcarchive` or `.app` folder, or an `.ipa` (any zip), decoded.
+    package static func build(path: String, trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
         if FileBytes.isDirectory(path) {
-            if ArchiveReader.isArchive(path) { return .build(try ArchiveReader.read(path)) }
-            if AppBundleReader.layout(of: path) != nil { return .build(try AppBundleReader.read(path)) }
+            if ArchiveReader.isArchive(path) { return try ArchiveReader.read(path, trust: trust) }
+            if AppBundleReader.layout(of: path) != nil { return try AppBundleReader.read(path, trust: trust) }
             throw DecodeError(.invalidBundle, "folder is not an .app bundle or .xcarchive", path: path)
         }
-        if isZip(path) { return .build(try IPAReader.read(path)) }
-        let bytes = try FileBytes.read(path, limit: ProfileDecoder.maximumSize)
-        return try decode(bytes: bytes, path: path)
+        if isZip(path) { return try IPAReader.read(path, trust: trust) }
+        // A path that is no regular file either (missing, a FIFO): say why it cannot be read.
+        if !FileBytes.isFile(path) { _ = try FileBytes.prefix(path, count: 0) }
+        throw DecodeError(.invalidBundle, "not an .app bundle, .xcarchive or .ipa", path: path)
     }
 
     /// Decodes file bytes already read: a CMS envelope is a profile; a plist is a profile when it
-    /// carries a profile's keys, else an Info.plist.
-    package static func decode(bytes: [UInt8], path: String) throws -> DecodedFile {
-        guard let first = bytes.first else { throw DecodeError(.empty, "file is empty", path: path) }
-        if first == 0x30 { return .profile(try ProfileDecoder.decode(bytes, path: path)) }
-        guard PlistSniffer.looksLikePlist(bytes) else {
-            throw DecodeError(.unrecognized, "not a provisioning profile, property list or zip archive",
-                              path: path)
-        }
+    /// carries a profile's keys, else an Info.plist. `path`, when given, names the file in errors.
+    package static func decode(bytes: [UInt8], path: String?,
+                               trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> DecodedFile {
         do {
+            guard let first = bytes.first else { throw DecodeError(.empty, "file is empty") }
+            if first == 0x30 { return .profile(try ProfileDecoder.decode(bytes, trust: trust)) }
+            guard PlistSniffer.looksLikePlist(bytes) else {
+                throw DecodeError(.unrecognized, "not a provisioning profile, property list or zip archive")
+            }
             guard bytes.count <= AppInfoDecoder.maximumSize else {
                 throw DecodeError(.tooLarge, "\(bytes.count) bytes is too large for a property list")
             }
@@ -34,12 +43,12 @@ package enum FileDecoder {
             if dict["UUID"] != nil && (dict["ExpirationDate"] != nil || dict["DeveloperCertificates"] != nil) {
                 var profile = try ProfileDecoder.profile(from: dict, rawPlist: bytes, envelopeCertificates: 0)
                 profile.sha256 = Digest.sha256Hex(bytes)
-                if ProfileDecoder.defaultTrust != nil { profile.signature = ProfileDecoder.bareSignature }
+                if trust != nil { profile.signature = ProfileDecoder.bareSignature }
                 return .profile(profile)
             }
             return .infoPlist(AppInfoDecoder.appInfo(from: dict, format: format))
         } catch let error as DecodeError {
-            throw error.at(path: path)
+            throw path.map { error.at(path: $0) } ?? error
         }
     }
 

@@ -15,7 +15,8 @@ package enum AppBundleReader {
     }
 
     package static func read(_ appPath: String, sourceKind: BuildArtifact.SourceKind = .app,
-                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
+                             trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
         guard let layout = layout(of: appPath) else {
             throw DecodeError(.invalidBundle, "no Info.plist or Contents/Info.plist in app bundle", path: appPath)
         }
@@ -23,7 +24,7 @@ package enum AppBundleReader {
                                              path: layout.infoPlist)
         var artifact = BuildArtifact(sourceKind: sourceKind, path: appPath, info: info)
         if FileBytes.isFile(layout.profile) {
-            artifact.attachEmbeddedProfile(at: layout.profile, policy: policy) {
+            artifact.attachEmbeddedProfile(at: layout.profile, policy: policy, trust: trust) {
                 try FileBytes.read(layout.profile, limit: ProfileDecoder.maximumSize)
             }
         }

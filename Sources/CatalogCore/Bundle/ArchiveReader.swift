@@ -9,7 +9,8 @@ package enum ArchiveReader {
     }
 
     package static func read(_ archivePath: String,
-                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
+                             trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
         let plistPath = archivePath + "/Info.plist"
         var archiveInfo = PlistDictionary()
         if FileBytes.isFile(plistPath) {
@@ -35,7 +36,8 @@ package enum ArchiveReader {
         var artifact: BuildArtifact
         if let appRelative, FileBytes.isDirectory(archivePath + "/" + appRelative),
            AppBundleReader.layout(of: archivePath + "/" + appRelative) != nil {
-            artifact = try AppBundleReader.read(archivePath + "/" + appRelative, sourceKind: .xcarchive, policy: policy)
+            artifact = try AppBundleReader.read(archivePath + "/" + appRelative, sourceKind: .xcarchive, policy: policy,
+                                                trust: trust)
         } else if let properties {
             artifact = BuildArtifact(sourceKind: .xcarchive, path: archivePath,
                                      info: AppInfoDecoder.appInfo(from: properties, format: .xml))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One app build found on disk: an `.app` bundle, an `.xcarchive`, an `.ipa`, or a stray Info.plist.
-public struct BuildArtifact: Sendable {
+public struct BuildArtifact: Sendable, Equatable {
     public enum SourceKind: String, Sendable, CaseIterable, Codable {
         case app
         case ipa
@@ -52,16 +52,17 @@ extension BuildArtifact {
     package static let decodeEveryProfile: EmbeddedProfilePolicy = { _ in true }
 
     /// Reads the embedded profile at `path` (a file, or `archive.ipa!member`), records its hash and,
-    /// when `policy` says so, decodes it. A broken profile is kept as `profileError`: the build
-    /// itself is still good.
+    /// when `policy` says so, decodes it, verifying its signature against `trust` (nil: not
+    /// verified). A broken profile is kept as `profileError`: the build itself is still good.
     package mutating func attachEmbeddedProfile(at path: String, policy: EmbeddedProfilePolicy,
+                                                trust: TrustAnchors? = ProfileDecoder.defaultTrust,
                                                 read: () throws -> [UInt8]) {
         do {
             let bytes = try read()
             let sha = Digest.sha256Hex(bytes)
             embeddedProfileSHA256 = sha
             guard policy(sha) else { return }
-            profile = try ProfileDecoder.decode(bytes, path: path, sha256: sha)
+            profile = try ProfileDecoder.decode(bytes, path: path, sha256: sha, trust: trust)
         } catch let error as DecodeError {
             profileError = error.at(path: path)
         } catch {

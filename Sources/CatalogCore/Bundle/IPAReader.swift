@@ -8,8 +8,16 @@ import Foundation
 /// `Payload/`, `*/Payload/*.app` one level down is accepted, and `__MACOSX/` is always ignored.
 package enum IPAReader {
     package static func read(_ path: String,
-                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile) throws -> BuildArtifact {
-        let archive = try ZipArchive(path: path)
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
+                             trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
+        try read(try ZipArchive(path: path), policy: policy, trust: trust)
+    }
+
+    /// An archive already opened (from a file, or from bytes in memory); its `path` names the build.
+    package static func read(_ archive: ZipArchive,
+                             policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
+                             trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
+        let path = archive.path
         guard let appPrefix = appPrefix(in: archive.entries) else {
             throw DecodeError(.invalidBundle, "no Payload/*.app in archive", path: path)
         }
@@ -20,7 +28,7 @@ package enum IPAReader {
         let info = try AppInfoDecoder.decode(infoBytes, path: "\(path)!\(infoEntry.name)")
         var artifact = BuildArtifact(sourceKind: .ipa, path: path, appPath: String(appPrefix.dropLast()), info: info)
         if let profileEntry = archive.entries.first(where: { $0.name == appPrefix + "embedded.mobileprovision" }) {
-            artifact.attachEmbeddedProfile(at: "\(path)!\(profileEntry.name)", policy: policy) {
+            artifact.attachEmbeddedProfile(at: "\(path)!\(profileEntry.name)", policy: policy, trust: trust) {
                 try archive.contents(of: profileEntry, limit: ProfileDecoder.maximumSize)
             }
         }

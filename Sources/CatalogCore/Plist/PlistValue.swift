@@ -82,7 +82,7 @@ public struct PlistDictionary: Sendable, Equatable, Hashable, Sequence {
 }
 
 /// How a plist was written.
-public enum PlistFormat: String, Sendable {
+public enum PlistFormat: String, Sendable, CaseIterable, Codable {
     case xml
     case binary
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A decoded provisioning profile: every key of the plist typed, unknown keys kept, and the values
 /// derived from them.
-public struct ProvisioningProfile: Sendable {
+public struct ProvisioningProfile: Sendable, Equatable {
     public var uuid: String                      // uppercased
     public var name: String
     public var appIDName: String?
@@ -76,7 +76,7 @@ public struct ProvisioningProfile: Sendable {
 
 extension ProvisioningProfile {
     /// Which date decides when a profile stops working.
-    public enum ExpiryCause: String, Sendable {
+    public enum ExpiryCause: String, Sendable, CaseIterable, Codable {
         case profile
         case certificate
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// How a profile's `DER-Encoded-Profile` (a DER copy of the profile inside its own CMS message)
 /// compares with the XML plist: `match`, `mismatch` with the differing keys, or `absent`.
-public struct DERProfileCheck: Sendable, Equatable {
-    public enum Status: String, Sendable, CaseIterable {
+public struct DERProfileCheck: Sendable, Equatable, Hashable, Codable {
+    public enum Status: String, Sendable, CaseIterable, Codable {
         case match, mismatch, absent
     }
 

@@ -10,8 +10,8 @@ import Foundation
 /// - `untrusted`: the signature is sound but the chain does not reach a pinned root (missing
 ///   intermediate, unknown or look-alike root, expired link, signer not a profile-signing certificate).
 /// - `error`: could not be checked (malformed envelope, unsupported algorithm).
-public struct ProfileSignature: Sendable, Equatable {
-    public enum Status: String, Sendable, CaseIterable {
+public struct ProfileSignature: Sendable, Equatable, Hashable, Codable {
+    public enum Status: String, Sendable, CaseIterable, Codable {
         case verified, unsigned, invalid, untrusted, error
     }
 

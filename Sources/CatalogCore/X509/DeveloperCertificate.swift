@@ -2,7 +2,7 @@ import Foundation
 
 /// A signing certificate listed in a profile's `DeveloperCertificates`: the X.509 facts release
 /// teams ask about, and the certificate's fingerprints.
-public struct DeveloperCertificate: Sendable, Equatable, Hashable {
+public struct DeveloperCertificate: Sendable, Equatable, Hashable, Codable {
     /// Subject CN, e.g. `Apple Development: Jane Doe (ABCDE12345)`.
     public var commonName: String?
     /// Subject OU: the team identifier.
@@ -34,5 +34,19 @@ public struct DeveloperCertificate: Sendable, Equatable, Hashable {
         self.sha1 = sha1
         self.sha256 = sha256
         self.type = type
+    }
+
+    /// The keys of a certificate object in docs/json-schema.md.
+    private enum CodingKeys: String, CodingKey {
+        case commonName = "common_name"
+        case teamID = "team_id"
+        case organization
+        case issuerCommonName = "issuer_common_name"
+        case serial
+        case notBefore = "not_before"
+        case notAfter = "not_after"
+        case sha1
+        case sha256
+        case type = "certificate_type"
     }
 }

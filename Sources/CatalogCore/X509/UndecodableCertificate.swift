@@ -3,7 +3,7 @@ import Foundation
 /// A profile's `DeveloperCertificates` entry that is not a certificate this decoder can read (an
 /// empty `<data/>`, bytes that are not DER). The profile is kept; the entry is listed with the
 /// fingerprints of its raw bytes and why it was refused, and it takes no part in the effective expiry.
-public struct UndecodableCertificate: Sendable, Equatable, Hashable {
+public struct UndecodableCertificate: Sendable, Equatable, Hashable, Codable {
     /// Position in `DeveloperCertificates`, from 0.
     public var index: Int
     /// Length of the raw bytes.

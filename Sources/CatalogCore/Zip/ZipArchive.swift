@@ -20,16 +20,31 @@ package struct ZipArchive: Sendable {
 
     package let path: String
     package let entries: [ZipEntry]
+    /// The whole archive when it was given as bytes; nil when it is read from `path` on demand.
+    private let bytes: [UInt8]?
 
     /// Opens the file and reads only the end-of-central-directory record(s) and the central directory.
     /// Supports zip64 (EOCD64 + locator, zip64 extra field 0x0001). Throws `DecodeError` with kind
     /// `.unreadable` (cannot open/read), `.empty` (zero bytes) or `.malformedZip`, naming `path`.
     package init(path: String) throws {
         self.path = path
+        bytes = nil
         do {
             let file = try ZipFile(path: path)
             defer { file.close() }
             entries = try Self.readCentralDirectory(file)
+        } catch let error as DecodeError {
+            throw error.at(path: path)
+        }
+    }
+
+    /// The same over an archive already in memory (an `.ipa` downloaded, not saved); `path` only
+    /// names it in errors.
+    package init(bytes: [UInt8], path: String) throws {
+        self.path = path
+        self.bytes = bytes
+        do {
+            entries = try Self.readCentralDirectory(ZipFile(bytes: bytes))
         } catch let error as DecodeError {
             throw error.at(path: path)
         }
@@ -249,7 +264,7 @@ package struct ZipArchive: Sendable {
             throw DecodeError(.malformedZip,
                               "\(entry.name) uses compression method \(entry.method); only stored (0) and deflated (8) are supported")
         }
-        let file = try ZipFile(path: path)
+        let file = try bytes.map(ZipFile.init(bytes:)) ?? ZipFile(path: path)
         defer { file.close() }
 
         let headerOffset = entry.localHeaderOffset
@@ -308,20 +323,29 @@ package struct ZipArchive: Sendable {
 
 // MARK: - File access
 
-/// A read-only file descriptor with positioned reads. Owned by one call; closed explicitly.
-/// Opened through ``FileBytes/openRegularFile(_:)``, so a FIFO never blocks and is refused.
+/// A read-only file descriptor with positioned reads, or bytes already in memory. Owned by one
+/// call; closed explicitly. Opened through ``FileBytes/openRegularFile(_:)``, so a FIFO never blocks
+/// and is refused.
 private struct ZipFile {
-    private let file: FileBytes.RegularFile
+    private let file: FileBytes.RegularFile?
+    private let bytes: [UInt8]
     let size: UInt64
-    var descriptor: Int32 { file.descriptor }
 
     init(path: String) throws {
-        file = try FileBytes.openRegularFile(path)
+        let file = try FileBytes.openRegularFile(path)
+        self.file = file
+        bytes = []
         size = UInt64(max(0, file.size))
     }
 
+    init(bytes: [UInt8]) {
+        file = nil
+        self.bytes = bytes
+        size = UInt64(bytes.count)
+    }
+
     func close() {
-        file.close()
+        file?.close()
     }
 
     /// Exactly `count` bytes at `offset`; a short read means the file is truncated.
@@ -330,6 +354,7 @@ private struct ZipFile {
             throw DecodeError(.malformedZip, "read of \(count) bytes at \(offset) runs past the end of the file",
                               offset: Int(exactly: offset))
         }
+        guard let descriptor = file?.descriptor else { return Array(bytes[Int(offset)..<Int(offset) + count]) }
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
