@@ -62,11 +62,7 @@ package final class Ingester {
             // After every root, so nothing another root holds can look gone.
             for root in walked { for alias in root.aliases { try retire(alias: alias) } }
             report.profilesRemoved = try writer.profilesWithoutLiveLocation(lostProfiles)
-            report.profilesTotal = try db.queryFirst("""
-                SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL
-                """)?.int("n") ?? 0
-            report.buildsTotal = try db.queryFirst("SELECT count(*) AS n FROM builds WHERE removed_at IS NULL")?
-                .int("n") ?? 0
+            (report.profilesTotal, report.buildsTotal) = try writer.presentCounts()
             report.seconds = Date().timeIntervalSince(started)
             try writer.finishRun(runID, counts: report.counts, status: "ok", at: Date())
         }

@@ -31,6 +31,7 @@ extension SQLiteError {
     package static let busy: Int32 = 5
     package static let locked: Int32 = 6
     package static let readOnly: Int32 = 8
+    package static let full: Int32 = 13
     package static let cantOpen: Int32 = 14
     package static let constraint: Int32 = 19
     package static let misuse: Int32 = 21
@@ -42,4 +43,10 @@ extension SQLiteError {
     package static let constraintUnique: Int32 = 2067
 
     package var isConstraintViolation: Bool { primaryCode == Self.constraint }
+    /// Another connection holds the write lock (a second ingest) past the busy timeout.
+    package var isBusy: Bool { primaryCode == Self.busy }
+    /// The disk (or quota) is full; the transaction was rolled back.
+    package var isDiskFull: Bool { primaryCode == Self.full }
+    /// The file or its folder cannot be written.
+    package var isReadOnly: Bool { primaryCode == Self.readOnly }
 }

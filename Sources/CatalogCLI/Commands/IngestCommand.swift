@@ -65,11 +65,11 @@ enum IngestCommand: Command {
                     context.err(String(format: "\r\u{1B}[Kscanned %d, decoded %d (%.0f/s)", progress.scanned, progress.decoded, rate))
                     context.flush()
                 })
-            } catch let error as SQLiteError where error.primaryCode == SQLiteError.busy {
+            } catch let error as SQLiteError where error.isBusy {
                 throw CLIError("another ingest is writing to \(dbPath); try again when it has finished")
-            } catch let error as SQLiteError where error.primaryCode == 13 /* SQLITE_FULL */ {
+            } catch let error as SQLiteError where error.isDiskFull {
                 throw CLIError("the disk is full while writing \(dbPath); the catalogue is unchanged (\(error.message))")
-            } catch let error as SQLiteError where error.primaryCode == SQLiteError.readOnly {
+            } catch let error as SQLiteError where error.isReadOnly {
                 throw CLIError("cannot write to \(dbPath): it is read-only")
             }
         }
