@@ -17,7 +17,6 @@ package final class Connection {
         case deferred = "DEFERRED"
         /// Takes the write lock at BEGIN, so a read-then-write transaction cannot fail half-way with SQLITE_BUSY.
         case immediate = "IMMEDIATE"
-        case exclusive = "EXCLUSIVE"
     }
 
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.

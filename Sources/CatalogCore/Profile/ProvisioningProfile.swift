@@ -83,9 +83,6 @@ extension ProvisioningProfile {
 
     public var teamID: String? { teamIdentifiers.first ?? applicationIdentifierPrefixes.first }
 
-    /// The platforms the profile is for, with an absent `Platform` read as iOS.
-    public var effectivePlatforms: [String] { platforms.isEmpty ? ["iOS"] : platforms }
-
     public var isMacOS: Bool { platforms.contains { $0 == "OSX" || $0 == "macOS" } }
 
     /// `application-identifier`, or macOS's `com.apple.application-identifier`.
