@@ -32,3 +32,41 @@ package enum CivilTime {
             && (0..<24).contains(hour) && (0..<60).contains(minute) && (0...60).contains(second)
     }
 }
+
+extension CivilTime {
+    /// Reads the fixed-width fields that date formats are made of (`2026`, `-`, `11`, …), left to
+    /// right: the one digit reader of the plist, X.509 and ISO-8601 date parsers.
+    package struct Scanner {
+        private let bytes: [UInt8]
+        package private(set) var position = 0
+
+        package init<Bytes: Collection<UInt8>>(_ bytes: Bytes) { self.bytes = Array(bytes) }
+
+        package var isAtEnd: Bool { position == bytes.count }
+        /// The next byte, not consumed.
+        package var next: UInt8? { position < bytes.count ? bytes[position] : nil }
+        package var nextIsDigit: Bool { next.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+
+        /// `count` decimal digits as a number; nil, consuming nothing, when fewer are there.
+        package mutating func digits(_ count: Int) -> Int? {
+            guard count <= bytes.count - position else { return nil }
+            var value = 0
+            for byte in bytes[position..<position + count] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            position += count
+            return value
+        }
+
+        /// Consumes `character` when it is next.
+        package mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard next == UInt8(ascii: character) else { return false }
+            position += 1
+            return true
+        }
+
+        /// Consumes one byte, whatever it is.
+        package mutating func advance() { position = min(position + 1, bytes.count) }
+    }
+}

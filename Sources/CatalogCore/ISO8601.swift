@@ -36,47 +36,31 @@ package enum ISO8601 {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with an optional `Z` or `±HH:MM` offset.
     /// A date without an offset is taken as UTC.
     package static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func number(_ width: Int) -> Int? {
-            guard index + width <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[index..<index + width] {
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            index += width
-            return value
-        }
-        func expect(_ char: Character) -> Bool {
-            guard index < bytes.count, bytes[index] == char.asciiValue else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"),
-              let day = number(2) else { return nil }
+        var scanner = CivilTime.Scanner(text.utf8)
+        guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
+              let day = scanner.digits(2) else { return nil }
         var hour = 0, minute = 0, second = 0, offset = 0
-        if index < bytes.count {
-            guard expect("T") || expect(" ") else { return nil }
-            guard let h = number(2), expect(":"), let m = number(2) else { return nil }
+        if !scanner.isAtEnd {
+            guard scanner.skip("T") || scanner.skip(" ") else { return nil }
+            guard let h = scanner.digits(2), scanner.skip(":"), let m = scanner.digits(2) else { return nil }
             hour = h
             minute = m
-            if expect(":") {
-                guard let s = number(2) else { return nil }
+            if scanner.skip(":") {
+                guard let s = scanner.digits(2) else { return nil }
                 second = s
-                if expect(".") { while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 } }
+                if scanner.skip(".") { while scanner.nextIsDigit { scanner.advance() } }
             }
-            if expect("Z") {
-            } else if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {
-                let sign = bytes[index] == 0x2D ? -1 : 1
-                index += 1
-                guard let oh = number(2) else { return nil }
-                _ = expect(":")
-                guard let om = number(2) else { return nil }
+            if scanner.skip("Z") {
+            } else if scanner.next == UInt8(ascii: "+") || scanner.next == UInt8(ascii: "-") {
+                let sign = scanner.skip("-") ? -1 : 1
+                _ = scanner.skip("+")
+                guard let oh = scanner.digits(2) else { return nil }
+                _ = scanner.skip(":")
+                guard let om = scanner.digits(2) else { return nil }
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
-        guard index == bytes.count,
+        guard scanner.isAtEnd,
               CivilTime.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         else { return nil }
         let seconds = CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute,

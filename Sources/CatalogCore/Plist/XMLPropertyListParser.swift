@@ -571,45 +571,30 @@ struct XMLPropertyListParser {
     }
 
     private static func date(_ content: UnsafeBufferPointer<UInt8>, offset: Int) throws -> PlistValue {
-        let range = trimmed(content)
         let invalid = error("invalid <date> (expected YYYY-MM-DDTHH:MM:SSZ)", at: offset)
-        var index = range.lowerBound
+        var scanner = CivilTime.Scanner(content[trimmed(content)])
         func number(_ digits: Int) throws -> Int {
-            guard range.upperBound - index >= digits else { throw invalid }
-            var value = 0
-            for _ in 0..<digits {
-                let byte = content[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { throw invalid }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                index += 1
-            }
+            guard let value = scanner.digits(digits) else { throw invalid }
             return value
-        }
-        func separator(_ byte: UInt8) -> Bool {
-            if index < range.upperBound, content[index] == byte {
-                index += 1
-                return true
-            }
-            return false
         }
         let year = try number(4)
         var month = 1, day = 1, hour = 0, minute = 0, second = 0
-        if separator(UInt8(ascii: "-")) {
+        if scanner.skip("-") {
             month = try number(2)
-            if separator(UInt8(ascii: "-")) {
+            if scanner.skip("-") {
                 day = try number(2)
-                if separator(UInt8(ascii: "T")) {
+                if scanner.skip("T") {
                     hour = try number(2)
-                    if separator(UInt8(ascii: ":")) {
+                    if scanner.skip(":") {
                         minute = try number(2)
-                        if separator(UInt8(ascii: ":")) { second = try number(2) }
+                        if scanner.skip(":") { second = try number(2) }
                     }
                 }
             }
         }
-        guard separator(UInt8(ascii: "Z")), index == range.upperBound else { throw invalid }
-        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 61 else { throw invalid }
+        guard scanner.skip("Z"), scanner.isAtEnd,
+              CivilTime.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { throw invalid }
         let seconds = CivilTime.unixSeconds(year: year, month: month, day: day,
                                                hour: hour, minute: minute, second: second)
         return .date(Date(timeIntervalSince1970: TimeInterval(seconds)))

@@ -215,61 +215,43 @@ package struct X509Certificate: Sendable, Equatable {
 
     /// Seconds since 1970 for the text of a UTCTime or GeneralizedTime, or `nil` if it is invalid.
     static func parseTimeText(_ text: [UInt8], isUTC: Bool) -> Double? {
-        var position = 0
-        func digits(_ count: Int) -> Int? {
-            guard count <= text.count - position else { return nil }
-            var value = 0
-            for byte in text[position..<position + count] {
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            position += count
-            return value
-        }
-        func isDigit(_ at: Int) -> Bool { at < text.count && text[at] >= 0x30 && text[at] <= 0x39 }
-
+        var scanner = CivilTime.Scanner(text)
         var year: Int
         if isUTC {
-            guard let yy = digits(2) else { return nil }
+            guard let yy = scanner.digits(2) else { return nil }
             year = yy < 50 ? 2000 + yy : 1900 + yy
         } else {
-            guard let yyyy = digits(4) else { return nil }
+            guard let yyyy = scanner.digits(4) else { return nil }
             year = yyyy
         }
-        guard let month = digits(2), let day = digits(2), let hour = digits(2), let minute = digits(2) else { return nil }
+        guard let month = scanner.digits(2), let day = scanner.digits(2), let hour = scanner.digits(2),
+              let minute = scanner.digits(2) else { return nil }
         var second = 0
-        if isDigit(position) {
-            guard let value = digits(2) else { return nil }
+        if scanner.nextIsDigit {
+            guard let value = scanner.digits(2) else { return nil }
             second = value
         }
         var fraction = 0.0
-        if !isUTC, position < text.count, text[position] == UInt8(ascii: ".") || text[position] == UInt8(ascii: ",") {
-            position += 1
+        if !isUTC, scanner.skip(".") || scanner.skip(",") {
             var scale = 0.1
-            guard isDigit(position) else { return nil }
-            while isDigit(position) {
-                fraction += Double(text[position] - 0x30) * scale
+            guard scanner.nextIsDigit else { return nil }
+            while scanner.nextIsDigit, let digit = scanner.digits(1) {
+                fraction += Double(digit) * scale
                 scale /= 10
-                position += 1
             }
         }
         var offset = 0
-        guard position < text.count else { return nil }
-        switch text[position] {
-        case UInt8(ascii: "Z"):
-            position += 1
-        case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            let sign = text[position] == UInt8(ascii: "+") ? 1 : -1
-            position += 1
-            guard let offsetHours = digits(2), let offsetMinutes = digits(2),
+        if scanner.skip("Z") {
+        } else if scanner.next == UInt8(ascii: "+") || scanner.next == UInt8(ascii: "-") {
+            let sign = scanner.skip("+") ? 1 : (scanner.skip("-") ? -1 : 1)
+            guard let offsetHours = scanner.digits(2), let offsetMinutes = scanner.digits(2),
                   offsetHours < 24, offsetMinutes < 60 else { return nil }
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
-        default:
+        } else {
             return nil
         }
-        guard position == text.count else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second <= 60 else { return nil }
+        guard scanner.isAtEnd, CivilTime.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
         let days = CivilTime.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Double(seconds) + fraction
