@@ -36,10 +36,7 @@ package enum FileDecoder {
             guard bytes.count <= AppInfoDecoder.maximumSize else {
                 throw DecodeError(.tooLarge, "\(bytes.count) bytes is too large for a property list")
             }
-            let (root, format) = try PropertyListReader.parse(bytes)
-            guard let dict = root.dictionary else {
-                throw DecodeError(.invalidValue, "plist root is \(root.typeName), expected dictionary")
-            }
+            let (dict, format) = try PropertyListReader.parseDictionary(bytes, "plist")
             if dict["UUID"] != nil && (dict["ExpirationDate"] != nil || dict["DeveloperCertificates"] != nil) {
                 var profile = try ProfileDecoder.profile(from: dict, rawPlist: bytes, envelopeCertificates: 0)
                 profile.sha256 = Digest.sha256Hex(bytes)

@@ -15,10 +15,7 @@ package enum AppInfoDecoder {
             guard PlistSniffer.looksLikePlist(bytes) else {
                 throw DecodeError(.unrecognized, "not a property list")
             }
-            let (root, format) = try PropertyListReader.parse(bytes)
-            guard let dict = root.dictionary else {
-                throw DecodeError(.invalidValue, "Info.plist root is \(root.typeName), expected dictionary")
-            }
+            let (dict, format) = try PropertyListReader.parseDictionary(bytes, "Info.plist")
             return appInfo(from: dict, format: format)
         } catch let error as DecodeError {
             throw path.map { error.at(path: $0) } ?? error

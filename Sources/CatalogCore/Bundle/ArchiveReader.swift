@@ -16,11 +16,7 @@ package enum ArchiveReader {
         if FileBytes.isFile(plistPath) {
             let bytes = try FileBytes.read(plistPath, limit: AppInfoDecoder.maximumSize)
             do {
-                let (root, _) = try PropertyListReader.parse(bytes)
-                guard let dict = root.dictionary else {
-                    throw DecodeError(.invalidValue, "archive Info.plist root is \(root.typeName), expected dictionary")
-                }
-                archiveInfo = dict
+                archiveInfo = try PropertyListReader.parseDictionary(bytes, "archive Info.plist").dictionary
             } catch let error as DecodeError {
                 throw error.at(path: plistPath)
             }

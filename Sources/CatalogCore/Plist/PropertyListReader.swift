@@ -24,6 +24,16 @@ package enum PropertyListReader {
         }
     }
 
+    /// Parses a plist whose root must be a dictionary (a profile, an Info.plist, an archive's
+    /// Info.plist); `what` names it in the error (`"Info.plist"` → "Info.plist root is array, …").
+    package static func parseDictionary(_ bytes: [UInt8], _ what: String) throws -> (dictionary: PlistDictionary, format: PlistFormat) {
+        let (root, format) = try parse(bytes)
+        guard let dictionary = root.dictionary else {
+            throw DecodeError(.invalidValue, "\(what) root is \(root.typeName), expected dictionary")
+        }
+        return (dictionary, format)
+    }
+
     /// The same over a buffer the caller owns (a slice of a larger file, a memory-mapped file).
     package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws -> (value: PlistValue, format: PlistFormat) {
         if buffer.isEmpty {

@@ -45,10 +45,7 @@ package enum ProfileDecoder {
             } else {
                 throw DecodeError(.unrecognized, "not a provisioning profile (neither a CMS envelope nor a plist)")
             }
-            let (root, _) = try PropertyListReader.parse(plistBytes)
-            guard let dict = root.dictionary else {
-                throw DecodeError(.invalidValue, "profile plist root is \(root.typeName), expected dictionary")
-            }
+            let dict = try PropertyListReader.parseDictionary(plistBytes, "profile plist").dictionary
             var profile = try profile(from: dict, rawPlist: plistBytes, envelopeCertificates: envelopeCertificates)
             profile.sha256 = sha256 ?? Digest.sha256Hex(bytes)
             if let trust {
