@@ -69,14 +69,3 @@ extension CatalogueLocation {
                     + "readers without write access to its folder cannot query it until an ingest ends with no other process using it\n")
     }
 }
-
-/// A failure a command reports as `error: …` with exit status 1.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    /// Lines printed under the message, indented: candidates of an ambiguous lookup.
-    var details: [String] = []
-    init(_ description: String, details: [String] = []) {
-        self.description = description
-        self.details = details
-    }
-}
