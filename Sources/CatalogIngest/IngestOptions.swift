@@ -8,7 +8,8 @@ package struct IngestOptions: Sendable {
     package var excludes: [String] = []
     /// Re-read everything, ignoring the incremental index.
     package var full = false
-    /// How many candidates are decoded in parallel between two rounds of writes.
+    /// How many candidates make one batch: decoded together on the background thread while the
+    /// previous batch is written.
     package var batchSize = 256
     #if CATALOG_TEST_HOOKS
     /// Test builds only: SIGKILL this process after this many writes (a run dying mid-transaction).
@@ -24,69 +25,5 @@ package struct IngestOptions: Sendable {
         self.roots = roots
         self.excludes = excludes
         self.full = full
-    }
-}
-
-/// What a run did, for the summary line, the runs table and the tests.
-package struct IngestReport: Sendable {
-    package var runID: Int64 = 0
-    /// Candidates the walk found (checked against the incremental index).
-    package var filesScanned = 0
-    /// Candidates not read because their size and mtime are those of the last run.
-    package var filesUnchanged = 0
-    /// Files read this run: changed or new since the last run, or in error then. `filesScanned` is
-    /// `filesUnchanged + filesRead` unless a file vanished between the walk and its read.
-    package var filesRead = 0
-    /// Files read whose content was decoded: a copy of content already decoded in the run is read
-    /// and hashed, not decoded again.
-    package var filesDecoded = 0
-    /// Files left out on purpose: Info.plists read and found not an app's (or with build-setting
-    /// placeholders, or not a property list), and the AppleDouble sidecars of would-be candidates.
-    package var filesSkipped = 0
-    /// Of `filesSkipped`, the AppleDouble sidecars (`._name`), never read.
-    package var sidecarsSkipped = 0
-    package var profilesNew = 0
-    package var profilesRenewed = 0
-    package var profilesRemoved = 0
-    package var profilesTotal = 0
-    package var buildsSeen = 0
-    package var buildsNew = 0
-    package var buildsRemoved = 0
-    package var buildsTotal = 0
-    package var errors: [(path: String, message: String)] = []
-    /// Roots that could not be read at all (also in `errors`): nothing under them was marked removed.
-    package var failedRoots: [(path: String, message: String)] = []
-    package var seconds: Double = 0
-
-    package var counts: [String: Int] {
-        [
-            "files_scanned": filesScanned, "files_unchanged": filesUnchanged, "files_decoded": filesDecoded,
-            "profiles_new": profilesNew, "profiles_renewed": profilesRenewed, "profiles_removed": profilesRemoved,
-            "builds_seen": buildsSeen, "builds_new": buildsNew, "builds_removed": buildsRemoved,
-            "errors": errors.count,
-        ]
-    }
-
-    /// `checked 10234 files in 1.2s (read 52, 10182 unchanged): 812 profiles (+12 new, 3 renewed,
-    /// 5 removed), 4211 builds (+2 new, 0 removed); 2 errors; 1 skipped (1 Info.plist not an app's …)`.
-    /// Profile and build counts are what the catalogue holds as present after the run.
-    package var summary: String {
-        let time = seconds < 10 ? String(format: "%.2fs", seconds) : String(format: "%.1fs", seconds)
-        var line = "checked \(filesScanned) file\(filesScanned == 1 ? "" : "s") in \(time) "
-            + "(read \(filesRead), \(filesUnchanged) unchanged): "
-            + "\(profilesTotal) profile\(profilesTotal == 1 ? "" : "s") (+\(profilesNew) new, "
-            + "\(profilesRenewed) renewed, \(profilesRemoved) removed), "
-            + "\(buildsTotal) build\(buildsTotal == 1 ? "" : "s") (+\(buildsNew) new, \(buildsRemoved) removed)"
-        line += "; \(errors.count) error" + (errors.count == 1 ? "" : "s")
-        if filesSkipped > 0 {
-            let plists = filesSkipped - sidecarsSkipped
-            var why: [String] = []
-            if plists > 0 { why.append("\(plists) Info.plist\(plists == 1 ? "" : "s") not an app's or with $(…) placeholders") }
-            if sidecarsSkipped > 0 {
-                why.append("\(sidecarsSkipped) AppleDouble ._ sidecar\(sidecarsSkipped == 1 ? "" : "s")")
-            }
-            line += "; \(filesSkipped) skipped (" + why.joined(separator: ", ") + ")"
-        }
-        return line
     }
 }

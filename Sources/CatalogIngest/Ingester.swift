@@ -2,8 +2,10 @@ import CatalogCore
 import CatalogStore
 import Foundation
 
-/// Walks the roots, decodes what changed since the last run (in parallel) and writes it through
-/// one connection, all inside one transaction: a run that dies leaves the catalogue as it was.
+/// Walks the roots, decodes what changed since the last run and writes it through one connection,
+/// all inside one transaction: a run that dies leaves the catalogue as it was. Each batch is decoded
+/// on one background thread while this one writes the previous batch (decoding a batch on several
+/// threads is not done yet: issue 15).
 package final class Ingester {
     /// Live progress, reported a few times a second while a run goes on.
     package struct Progress: Sendable {

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Where a command writes and what it may know of its surroundings (tests pass their own).
+final class CommandContext {
+    let environment: [String: String]
+    private(set) var output = OutputBuffer(FileHandle.standardOutput)
+    private(set) var errors = OutputBuffer(FileHandle.standardError)
+    let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        stderrIsTerminal = isatty(STDERR_FILENO) == 1
+    }
+
+    func out(_ text: String) { output.write(text) }
+    func err(_ text: String) { errors.write(text) }
+    func flush() {
+        output.flush()
+        errors.flush()
+    }
+}

@@ -1,0 +1,63 @@
+import CatalogCore
+
+/// A column of a table or CSV: which record key, its header, and how a table shows it.
+struct Column: Sendable {
+    var key: String
+    var header: String
+    /// Table rendering of the value; CSV and JSON use the value itself.
+    var display: @Sendable (JSONValue) -> String = Column.plain
+    /// Keys read when the record has no `key`: one column for the same fact under each kind of
+    /// row's own name (a certificate's `not_after` beside a profile's effective expiry).
+    var alternatives: [String] = []
+
+    /// This column's value in `record`: its key, else the first alternative the record has.
+    func value(in record: JSONValue) -> JSONValue {
+        if let value = record[key] { return value }
+        for alternative in alternatives { if let value = record[alternative] { return value } }
+        return .null
+    }
+
+    /// Free text a narrow terminal may shorten with `…`; identifiers (bundle ids included: shortened,
+    /// `com.example.app` and `com.example.app.widget` would look the same), dates and counts never.
+    var isShrinkable: Bool {
+        ["name", "path", "common_name", "roots", "message", "reason", "app_path", "bundle_id"].contains(key)
+    }
+
+    /// Where a narrow column keeps its text: paths keep the folder's start and the file name, bundle
+    /// ids their distinguishing end (`com.ex…app.widget`), other text its start.
+    var cut: DisplayWidth.Cut {
+        switch key {
+        case "path", "roots", "app_path": return .path
+        case "bundle_id": return .middle
+        default: return .end
+        }
+    }
+
+    /// How much a narrow table wants this column: the lowest goes first when the table cannot
+    /// fit otherwise. What identifies a row and when it expires stay longest; a command may
+    /// rank a column its own way (`expiring` would rather show a date than a 36-column UUID).
+    var priority: Int { priorityOverride ?? Column.priorities[key] ?? 50 }
+    var priorityOverride: Int? = nil
+
+    static let priorities: [String: Int] = [
+        "uuid": 98, "sha1": 98, "udid": 98, "action": 97, "name": 96, "common_name": 96, "bundle_id": 95,
+        "formatted_version": 94, "short_version": 94, "effective_expiration_date": 92, "not_after": 92,
+        "launches_until": 91, "id": 90, "status": 89, "path": 85, "days_left": 80, "reason": 78, "build_numbers": 75, "run_id": 90,
+        "started_at": 74, "kind": 60, "certificate_type": 58, "profile_kind": 57, "type": 55, "team_id": 50,
+        "source_kind": 45, "bundle_id_match": 44, "superseded_by": 42, "profile_uuid": 40, "removed_at": 38,
+        "profile_count": 30, "archived_at": 28, "message": 26, "roots": 25, "first_seen": 22, "errors": 21,
+        "last_seen": 18, "expiry_cause": 16, "launches_until_cause": 14, "first_archived_at": 12, "last_archived_at": 12,
+    ]
+
+    @Sendable static func plain(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .string(let text): return text
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .int(let number): return String(number)
+        case .double(let number): return String(number)
+        case .array(let items): return items.map(plain).joined(separator: ", ")
+        case .object: return value.serialized()
+        }
+    }
+}
