@@ -96,6 +96,11 @@ enum QuerySupport {
         }
     }
 
+    /// `--kind`, one of the five profile kinds.
+    static func kind(_ arguments: ParsedArguments) throws -> ProfileKind? {
+        try arguments.choice("kind", among: kinds).flatMap(ProfileKind.init(rawValue:))
+    }
+
     /// `--platform` in any accepted spelling; an unknown one is a usage error listing the names.
     static func platform(_ arguments: ParsedArguments) throws -> PlatformName? {
         guard let text = arguments.value("platform") else { return nil }

@@ -12,7 +12,7 @@ extension CatalogWriter.FileStamp {
         #else
         let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
-        return CatalogWriter.FileStamp(size: Int64(info.st_size), mtimeNanoseconds: nanoseconds, status: "ok")
+        return CatalogWriter.FileStamp(size: Int64(info.st_size), mtimeNanoseconds: nanoseconds, status: .ok)
     }
 
     /// A bundle's stamp: the files that decide what it decodes to (its Info.plists and embedded
@@ -34,7 +34,7 @@ extension CatalogWriter.FileStamp {
                     parts += [of(file: layout.infoPlist), of(file: layout.profile)]
                 }
             }
-            return combined(parts) ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: "ok")
+            return combined(parts) ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: .ok)
         }
     }
 
@@ -42,7 +42,7 @@ extension CatalogWriter.FileStamp {
         var result: CatalogWriter.FileStamp?
         for (index, part) in parts.enumerated() {
             guard let stamp = part else { continue }
-            var total = result ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: "ok")
+            var total = result ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: .ok)
             // Weight each part's size by its position so two parts swapping sizes still differ.
             total.size = total.size &+ stamp.size &* Int64(index + 1)
             total.mtimeNanoseconds = max(total.mtimeNanoseconds, stamp.mtimeNanoseconds)

@@ -1,3 +1,4 @@
+import CatalogStore
 import Foundation
 
 /// What a run did, for the summary line, the runs table and the tests.
@@ -31,13 +32,19 @@ package struct IngestReport: Sendable {
     package var failedRoots: [(path: String, message: String)] = []
     package var seconds: Double = 0
 
-    package var counts: [String: Int] {
-        [
-            "files_scanned": filesScanned, "files_unchanged": filesUnchanged, "files_decoded": filesDecoded,
-            "profiles_new": profilesNew, "profiles_renewed": profilesRenewed, "profiles_removed": profilesRemoved,
-            "builds_seen": buildsSeen, "builds_new": buildsNew, "builds_removed": buildsRemoved,
-            "errors": errors.count,
-        ]
+    package var counts: RunCounts {
+        var counts = RunCounts()
+        counts.filesScanned = filesScanned
+        counts.filesUnchanged = filesUnchanged
+        counts.filesDecoded = filesDecoded
+        counts.profilesNew = profilesNew
+        counts.profilesRenewed = profilesRenewed
+        counts.profilesRemoved = profilesRemoved
+        counts.buildsSeen = buildsSeen
+        counts.buildsNew = buildsNew
+        counts.buildsRemoved = buildsRemoved
+        counts.errors = errors.count
+        return counts
     }
 
     /// `checked 10234 files in 1.2s (read 52, 10182 unchanged): 812 profiles (+12 new, 3 renewed,

@@ -66,7 +66,7 @@ package final class Ingester {
             report.profilesRemoved = try writer.profilesWithoutLiveLocation(lostProfiles)
             (report.profilesTotal, report.buildsTotal) = try writer.presentCounts()
             report.seconds = Date().timeIntervalSince(started)
-            try writer.finishRun(runID, counts: report.counts, status: "ok", at: Date())
+            try writer.finishRun(runID, counts: report.counts, status: .ok, at: Date())
         }
         return report
     }
@@ -86,7 +86,7 @@ package final class Ingester {
             report.filesScanned += 1
             seen.insert(candidate.path)
             guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return }  // vanished
-            if let known = stamps[candidate.path], known.status != "error",
+            if let known = stamps[candidate.path], known.status != .error,
                known.size == stamp.size, known.mtimeNanoseconds == stamp.mtimeNanoseconds {
                 report.filesUnchanged += 1
                 return
@@ -280,7 +280,7 @@ package final class Ingester {
 
     private func write(_ candidate: Candidate, stamp: CatalogWriter.FileStamp, outcome: Outcome) throws {
         let mtime = Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)
-        var status = "ok"
+        var status = FileStatus.ok
         var sha: String?
         let errorsBefore = report.errors.count
         switch outcome {
@@ -289,7 +289,7 @@ package final class Ingester {
             try storeOnce(profile, path: candidate.path)
             warn(candidate.path, profile)
             sha = profile.sha256
-            try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: "standalone",
+            try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: .standalone,
                                       containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
         case .duplicate(let hash) where profileBySHA[hash] != nil:
             try recordKnown(uuid: profileBySHA[hash] ?? "", sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
@@ -303,7 +303,7 @@ package final class Ingester {
         case .skipped:
             report.filesDecoded += 1
             report.filesSkipped += 1
-            status = "skipped"
+            status = .skipped
         case .failed(let error):
             report.filesDecoded += 1
             try failCatalogued(candidate, error.message, at: error.path ?? candidate.path)
@@ -313,7 +313,7 @@ package final class Ingester {
         report.filesRead += 1
         // A file that recorded an error (its own, or its embedded profile's) is read again next run,
         // so each run reports every problem still present under the roots it walked.
-        if report.errors.count > errorsBefore { status = "error" }
+        if report.errors.count > errorsBefore { status = .error }
         var recorded = stamp
         recorded.status = status
         try writer.recordFile(candidate.path, stamp: recorded, kind: candidate.kind.rawValue, sha256: sha, run: runID)
@@ -336,7 +336,7 @@ package final class Ingester {
                              mtime: Date) throws {
         profileBySHA[sha256] = uuid
         try writer.touchProfile(uuid, at: now)
-        try writer.recordLocation(path: candidate.path, profileUUID: uuid, containerKind: "standalone",
+        try writer.recordLocation(path: candidate.path, profileUUID: uuid, containerKind: .standalone,
                                   containerPath: nil, size: stamp.size, mtime: mtime, sha256: sha256, at: now)
     }
 
@@ -388,9 +388,10 @@ package final class Ingester {
         report.buildsSeen += 1
         if result.isNew { report.buildsNew += 1 }
         // The embedded profile's location: inside the bundle, or inside the archive file.
-        if let profileUUID {
+        // (A stray Info.plist embeds no profile: it has no container kind.)
+        if let profileUUID, let container = ContainerKind(artifact.sourceKind) {
             try writer.recordLocation(path: embeddedProfilePath(artifact), profileUUID: profileUUID,
-                                      containerKind: artifact.sourceKind.rawValue, containerPath: candidate.path,
+                                      containerKind: container, containerPath: candidate.path,
                                       size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
         }
     }

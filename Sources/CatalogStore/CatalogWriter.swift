@@ -18,9 +18,9 @@ package final class CatalogWriter {
     package struct FileStamp: Equatable, Sendable {
         package var size: Int64
         package var mtimeNanoseconds: Int64
-        package var status: String
+        package var status: FileStatus
 
-        package init(size: Int64, mtimeNanoseconds: Int64, status: String) {
+        package init(size: Int64, mtimeNanoseconds: Int64, status: FileStatus) {
             self.size = size
             self.mtimeNanoseconds = mtimeNanoseconds
             self.status = status
@@ -100,7 +100,7 @@ package final class CatalogWriter {
         return db.lastInsertRowID
     }
 
-    package func finishRun(_ runID: Int64, counts: [String: Int], status: String, at now: Date) throws {
+    package func finishRun(_ runID: Int64, counts: RunCounts, status: RunStatus, at now: Date) throws {
         try db.execute("""
             UPDATE ingest_runs SET finished_at = :finished, status = :status,
                 files_scanned = :files_scanned, files_unchanged = :files_unchanged,
@@ -110,17 +110,17 @@ package final class CatalogWriter {
                 errors = :errors
             WHERE id = :id
             """, [
-                ":finished": SQLValue(now), ":status": .text(status), ":id": .integer(runID),
-                ":files_scanned": SQLValue(counts["files_scanned"] ?? 0),
-                ":files_unchanged": SQLValue(counts["files_unchanged"] ?? 0),
-                ":files_decoded": SQLValue(counts["files_decoded"] ?? 0),
-                ":profiles_new": SQLValue(counts["profiles_new"] ?? 0),
-                ":profiles_renewed": SQLValue(counts["profiles_renewed"] ?? 0),
-                ":profiles_removed": SQLValue(counts["profiles_removed"] ?? 0),
-                ":builds_seen": SQLValue(counts["builds_seen"] ?? 0),
-                ":builds_new": SQLValue(counts["builds_new"] ?? 0),
-                ":builds_removed": SQLValue(counts["builds_removed"] ?? 0),
-                ":errors": SQLValue(counts["errors"] ?? 0),
+                ":finished": SQLValue(now), ":status": .text(status.rawValue), ":id": .integer(runID),
+                ":files_scanned": SQLValue(counts.filesScanned),
+                ":files_unchanged": SQLValue(counts.filesUnchanged),
+                ":files_decoded": SQLValue(counts.filesDecoded),
+                ":profiles_new": SQLValue(counts.profilesNew),
+                ":profiles_renewed": SQLValue(counts.profilesRenewed),
+                ":profiles_removed": SQLValue(counts.profilesRemoved),
+                ":builds_seen": SQLValue(counts.buildsSeen),
+                ":builds_new": SQLValue(counts.buildsNew),
+                ":builds_removed": SQLValue(counts.buildsRemoved),
+                ":errors": SQLValue(counts.errors),
             ])
     }
 
@@ -159,7 +159,7 @@ package final class CatalogWriter {
             """, [.text(range.root), .text(range.lower), .text(range.upper)]) { row in
             guard let path = row.string("path") else { return }
             stamps[path] = FileStamp(size: row.int64("size") ?? -1, mtimeNanoseconds: row.int64("mtime_ns") ?? -1,
-                                     status: row.string("status") ?? "error")
+                                     status: row.string("status").flatMap(FileStatus.init(rawValue:)) ?? .error)
         }
         return stamps
     }
@@ -173,7 +173,7 @@ package final class CatalogWriter {
                 status = excluded.status, last_run_id = excluded.last_run_id
             """, [.text(path), .integer(stamp.size),
                   SQLValue(Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)),
-                  .integer(stamp.mtimeNanoseconds), .text(kind), SQLValue(sha256), .text(stamp.status),
+                  .integer(stamp.mtimeNanoseconds), .text(kind), SQLValue(sha256), .text(stamp.status.rawValue),
                   .integer(runID)])
     }
 
@@ -312,7 +312,7 @@ package final class CatalogWriter {
     // MARK: Locations
 
     /// Records that the profile `uuid` was found at `path` (a file, or a member of a container).
-    package func recordLocation(path: String, profileUUID uuid: String, containerKind: String, containerPath: String?,
+    package func recordLocation(path: String, profileUUID uuid: String, containerKind: ContainerKind, containerPath: String?,
                                 size: Int64?, mtime: Date?, sha256: String?, at now: Date) throws {
         try db.execute("""
             INSERT INTO profile_locations (path, profile_uuid, container_kind, container_path, size, mtime,
@@ -322,7 +322,7 @@ package final class CatalogWriter {
                 container_kind = excluded.container_kind, container_path = excluded.container_path,
                 size = excluded.size, mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
                 last_seen = excluded.last_seen, removed_at = NULL, error = NULL
-            """, [.text(path), .text(uuid), .text(containerKind), SQLValue(containerPath),
+            """, [.text(path), .text(uuid), .text(containerKind.rawValue), SQLValue(containerPath),
                   SQLValue(size), SQLValue(mtime), SQLValue(sha256), SQLValue(now), SQLValue(now)])
     }
 

@@ -92,7 +92,7 @@ do {
                 profile.sha256 = Digest.sha256Hex(Array(uuid.utf8))
                 try writer.upsertProfile(profile, at: reference)
                 try writer.recordLocation(path: "/bench/profiles/\(uuid).mobileprovision", profileUUID: uuid,
-                                          containerKind: "standalone", containerPath: nil, size: 12_000,
+                                          containerKind: .standalone, containerPath: nil, size: 12_000,
                                           mtime: created, sha256: profile.sha256, at: reference)
                 uuids.append(uuid)
             }

@@ -66,7 +66,7 @@ enum ExpiringCommand: Command {
         var filter = CatalogQueries.ProfileFilter()
         filter.scope = scope
         filter.teamID = arguments.value("team")
-        filter.kind = try arguments.choice("kind", among: QuerySupport.kinds)
+        filter.kind = try QuerySupport.kind(arguments)
         filter.expiringBy = end
         filter.expired = arguments.flag("include-expired") ? nil : false
         filter.now = now

@@ -66,7 +66,7 @@ enum ProfilesCommand: Command {
             guard filter.bundleID != nil else { throw UsageError(message: "--exact goes with --bundle-id") }
             filter.exactBundleID = true
         }
-        filter.kind = try arguments.choice("kind", among: QuerySupport.kinds)
+        filter.kind = try QuerySupport.kind(arguments)
         filter.platform = try QuerySupport.platform(arguments)
         if arguments.flag("expired") && arguments.flag("valid") {
             throw UsageError(message: "--expired and --valid exclude each other")

@@ -9,7 +9,7 @@ extension CatalogQueries {
         package var bundleID: String?
         /// With `bundleID`: only profiles for exactly that id, not the wildcard ones that cover it.
         package var exactBundleID = false
-        package var kind: String?
+        package var kind: ProfileKind?
         package var platform: PlatformName?
         /// true: expired at `now`; false: still valid at `now`; nil: either.
         package var expired: Bool?
@@ -46,7 +46,7 @@ extension CatalogQueries {
                             .text(JSONValue.strings([bundle] + Self.wildcards(covering: bundle)).serialized()))
             }
         }
-        if let kind = filter.kind { clauses.add("p.kind = ?", .text(kind)) }
+        if let kind = filter.kind { clauses.add("p.kind = ?", .text(kind.rawValue)) }
         if let platform = filter.platform {
             // An absent Platform key means iOS.
             clauses.add("""
