@@ -24,40 +24,35 @@ struct MarkdownReport {
         }
         text += section("Expiring within \(data.days) days", data.expiringSoon, empty: "No installed profile expires in the window.")
         text += section("Expired but still installed", data.expiredInstalled, empty: "No expired profile is installed.")
-        text += "\n### Certificates by expiry\n\n"
-        if data.certificates.isEmpty {
-            text += "No certificate in use expires by \(day(data.end)).\n"
-        } else {
-            text += "| Expires | Days | Team | Common name | Profiles |\n|---|---:|---|---|---:|\n"
-            for item in data.certificates.prefix(rowsPerTable) {
-                text += "| \(day(item.expires)) | \(item.daysLeft) | \(Self.escape(item.teamID)) | \(Self.escape(item.name)) | \(item.profileCount) |\n"
-            }
-            text += more(data.certificates.count)
+        text += table("Certificates by expiry", data.certificates, empty: "No certificate in use expires by \(day(data.end)).",
+                      header: "| Expires | Days | Team | Common name | Profiles |\n|---|---:|---|---|---:|\n") { item in
+            [day(item.expires), String(item.daysLeft), Self.escape(item.teamID), Self.escape(item.name), String(item.profileCount)]
         }
-        text += "\n### Latest build per app\n\n"
-        if data.builds.isEmpty {
-            text += "No build is catalogued.\n"
-        } else {
-            text += "| App | Version | Profile | Launches until | Days |\n|---|---|---|---|---:|\n"
-            for build in data.builds.prefix(rowsPerTable) {
-                text += "| \(Self.escape(build.bundleID)) | \(Self.escape(build.version)) | \(Self.escape(build.profileKind ?? "–")) | "
-                    + "\(build.launchesUntil.map(day) ?? "–") | \(build.daysLeft.map(String.init) ?? "–") |\n"
-            }
-            text += more(data.builds.count)
+        text += table("Latest build per app", data.builds, empty: "No build is catalogued.",
+                      header: "| App | Version | Profile | Launches until | Days |\n|---|---|---|---|---:|\n") { build in
+            [Self.escape(build.bundleID), Self.escape(build.version), Self.escape(build.profileKind ?? "–"),
+             build.launchesUntil.map(day) ?? "–", build.daysLeft.map(String.init) ?? "–"]
         }
         return text
     }
 
+    /// Profiles expiring or expired, with the renewal that supersedes them.
     func section(_ title: String, _ items: [ReportData.Item], empty: String) -> String {
-        var text = "\n### \(Self.escape(title))\n\n"
-        guard !items.isEmpty else { return text + empty + "\n" }
-        text += "| Expires | Days | Kind | Team | Name | Bundle id | Note |\n|---|---:|---|---|---|---|---|\n"
-        for item in items.prefix(rowsPerTable) {
-            let note = item.supersededBy.map { "superseded by `\($0.prefix(8))…`" } ?? ""
-            text += "| \(day(item.expires)) | \(item.daysLeft) | \(item.kind) | \(Self.escape(item.teamID)) | \(Self.escape(item.name)) | "
-                + "\(Self.escape(item.subject)) | \(note) |\n"
+        table(title, items, empty: empty,
+              header: "| Expires | Days | Kind | Team | Name | Bundle id | Note |\n|---|---:|---|---|---|---|---|\n") { item in
+            [day(item.expires), String(item.daysLeft), item.kind, Self.escape(item.teamID), Self.escape(item.name),
+             Self.escape(item.subject), item.supersededBy.map { "superseded by `\($0.prefix(8))…`" } ?? ""]
         }
-        return text + more(items.count)
+    }
+
+    /// A `### title` section: `empty` when there is nothing, else the header and at most
+    /// `rowsPerTable` rows of `cells`, then how many more there are.
+    func table<Row>(_ title: String, _ rows: [Row], empty: String, header: String, _ cells: (Row) -> [String]) -> String {
+        var text = "\n### \(Self.escape(title))\n\n"
+        guard !rows.isEmpty else { return text + empty + "\n" }
+        text += header
+        for row in rows.prefix(rowsPerTable) { text += "| " + cells(row).joined(separator: " | ") + " |\n" }
+        return text + more(rows.count)
     }
 
     func more(_ count: Int) -> String {
