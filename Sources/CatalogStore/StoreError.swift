@@ -1,6 +1,14 @@
 /// Why a catalogue could not be opened or used, in words for the person running `catalog`.
 package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
+    /// No catalogue at the path: nothing has been ingested there yet.
+    case missing(path: String)
+    /// Another process (a second ingest) holds the write lock past the wait.
+    case busy(path: String)
+    /// The disk or quota filled up; the transaction was rolled back, nothing stored is lost.
+    case diskFull(path: String, detail: String)
+    /// The file or its folder cannot be written by this user.
+    case readOnly(path: String)
     case notADatabase(path: String)
     /// A SQLite database with tables of its own but no migrations table: someone else's database.
     case notACatalogue(path: String)
@@ -8,11 +16,21 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Read-only open of a catalogue that still needs migrations this binary would apply.
     case outdatedSchema(path: String, found: Int, known: Int)
     case invalidMigrations(reason: String)
+    /// A column holds a value outside the set its CHECK constraint allows (a hand-edited catalogue).
+    case unexpectedValue(column: String, value: String)
 
     package var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
             return "cannot open catalogue \(path): \(reason)"
+        case .missing(let path):
+            return "no catalogue at \(path); run 'catalog ingest PATH...' first (or pass --db)"
+        case .busy(let path):
+            return "another ingest is writing to \(path); try again when it has finished"
+        case .diskFull(let path, let detail):
+            return "the disk is full while writing \(path); the catalogue is unchanged (\(detail))"
+        case .readOnly(let path):
+            return "cannot write to \(path): it is read-only"
         case .notADatabase(let path):
             return "\(path) is not a SQLite database"
         case .notACatalogue(let path):
@@ -23,6 +41,21 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "catalogue \(path) has schema \(found) but this binary needs \(known); run 'catalog ingest' once to migrate it"
         case .invalidMigrations(let reason):
             return "invalid migrations: \(reason)"
+        case .unexpectedValue(let column, let value):
+            return "the catalogue holds '\(value)' in \(column), which this catalog does not know"
+        }
+    }
+}
+
+extension StoreError {
+    /// The case a caller acts on for a SQLite failure (busy, disk full, read-only), else the
+    /// SQLite error itself.
+    static func mapping(_ error: SQLiteError, path: String) -> any Error {
+        switch error.primaryCode {
+        case SQLiteError.busy, SQLiteError.locked: return StoreError.busy(path: path)
+        case SQLiteError.full: return StoreError.diskFull(path: path, detail: error.message)
+        case SQLiteError.readOnly: return StoreError.readOnly(path: path)
+        default: return error
         }
     }
 }

@@ -21,9 +21,7 @@ extension JSONValue {
 
     /// `catalog errors` without `--run`: (run, path) of every error current now.
     private func currentErrors(_ db: String) throws -> [String] {
-        try queries(db).errors(runID: nil).map { record in
-            "\(record["run_id"]?.intValue ?? -1) \(record["path"]?.stringValue ?? "")"
-        }
+        try queries(db).errors(runID: nil).map { "\($0.runID) \($0.path)" }
     }
 
     // MARK: A root that does not exist or cannot be read
@@ -130,11 +128,10 @@ extension JSONValue {
         #expect(try connection.strings("SELECT removed_at IS NULL FROM profile_locations WHERE path = ?",
                                        [.text(other)]) == ["1"])
         // The profile stays catalogued (and present) through its other copy.
-        let shown = try queries(db).profileDetail(uuid: uuid, now: Date())
-        let locations = shown?["locations"]?.arrayValue ?? []
+        let locations = try queries(db).profileDetail(uuid: uuid)?.locations ?? []
         #expect(locations.count == 2)
-        #expect(locations.first?["path"]?.stringValue == other)
-        #expect(locations.last?["error"]?.stringValue == report.errors.first?.message)
+        #expect(locations.first?.path == other)
+        #expect(locations.last?.error == report.errors.first?.message)
         #expect(try connection.count("SELECT count(*) AS n FROM files WHERE status = 'error'") == 1)
 
         // Mended, the location is present again and its error cleared.
@@ -183,7 +180,7 @@ extension JSONValue {
                 == ["1 \(message)"])
         var filter = CatalogQueries.BuildFilter()
         filter.presence = .removed
-        #expect(try queries(db).builds(filter).allSatisfy { $0["error"]?.stringValue == message })
+        #expect(try queries(db).builds(filter).allSatisfy { $0.error == message })
     }
 
     // MARK: Errors current now
@@ -248,8 +245,8 @@ extension JSONValue {
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(report.profilesNew == 2 && report.profilesRenewed == 0)
         // They are still each other's renewals in `show`.
-        let renewals = try queries(db).profileDetail(uuid: Self.adhocNew, now: Date())?["renewals"]?.arrayValue ?? []
-        #expect(renewals.map { "\($0["uuid"]?.stringValue ?? "") \($0["relation"]?.stringValue ?? "")" }
+        let renewals = try queries(db).profileDetail(uuid: Self.adhocNew)?.renewals ?? []
+        #expect(renewals.map { "\($0.uuid) \($0.relation.rawValue)" }
                 == ["\(Self.adhocOld) older"])
 
         // The whole fixture tree, renewal pairs included: none on a first ingest.
@@ -268,7 +265,7 @@ extension JSONValue {
         let report = try ingest([scratch.file("tree")], db: db)
         #expect(report.profilesRenewed == 1 && report.profilesNew == 1)
         let run = try queries(db).runs(limit: 1).first
-        #expect(run?["profiles_renewed"]?.intValue == 1 && run?["profiles_new"]?.intValue == 1)
+        #expect(run?.counts.profilesRenewed == 1 && run?.counts.profilesNew == 1)
 
         // Found late, an older profile renews nothing.
         let late = scratch.file("late.sqlite")

@@ -24,7 +24,7 @@ import Testing
         let connection = try Connection.openCatalogue(path: path)
         let queries = CatalogQueries(connection)
         #expect(try queries.errors(runID: nil) == [
-            .object([("run_id", .int(2)), ("path", .string("/r/bad")), ("message", .string("file is empty"))]),
+            IngestErrorSummary(runID: 2, path: "/r/bad", message: "file is empty"),
         ])
         #expect(try queries.errors(runID: 1).count == 2)
         let cleared = try connection.query("SELECT cleared_at FROM ingest_errors WHERE run_id = 1")

@@ -56,7 +56,7 @@ enum CertificatesCommand: Command {
                 }) else {
                     throw UsageError(message: "--type must be one of \(CertificateType.allCases.map(slug).joined(separator: ", ")), got '\(text)'")
                 }
-                return type.rawValue
+                return type
             }
         }
         switch (arguments.flag("expired"), arguments.flag("valid")) {
@@ -66,7 +66,7 @@ enum CertificatesCommand: Command {
         case (false, false): break
         }
         filter.nameContains = arguments.value("name")
-        let records = try QuerySupport.queries(arguments, context).certificates(filter)
+        let records = try QuerySupport.queries(arguments, context).certificates(filter).map { $0.output(now: filter.now) }
         try QuerySupport.print(records, columns: columns, arguments, context)
         return 0
     }

@@ -21,14 +21,11 @@ enum DevicesCommand: Command {
             var filter = CatalogQueries.ProfileFilter()
             filter.udid = udid
             filter.now = try arguments.date("as-of") ?? Date()
-            let profiles = try queries.profiles(filter)
+            let profiles = try queries.profiles(filter).map { $0.output(now: filter.now) }
             var buildFilter = CatalogQueries.BuildFilter()
             buildFilter.installableBy = udid
             buildFilter.now = filter.now
-            let builds = try queries.builds(buildFilter).map { build -> JSONValue in
-                guard case .object(let pairs) = build else { return build }
-                return .object([("type", .string("build"))] + pairs)
-            }
+            let builds = try queries.builds(buildFilter).map { $0.output(now: filter.now) }
             if try OutputFormat.from(arguments, context) == .table {
                 try QuerySupport.print(profiles, columns: QuerySupport.profileColumns, arguments, context)
                 if !builds.isEmpty {
@@ -43,7 +40,7 @@ enum DevicesCommand: Command {
                 try QuerySupport.print(profiles + builds, columns: columns, arguments, context)
             }
         } else {
-            try QuerySupport.print(try queries.devices(), columns: columns, arguments, context)
+            try QuerySupport.print(try queries.devices().map(\.output), columns: columns, arguments, context)
         }
         return 0
     }

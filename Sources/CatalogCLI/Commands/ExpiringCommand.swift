@@ -72,12 +72,11 @@ enum ExpiringCommand: Command {
         filter.now = now
         filter.superseded = arguments.flag("include-superseded") ? nil : false
         let queries = try QuerySupport.queries(arguments, context)
-        var records = try queries.profiles(filter)
-        if filter.kind == nil {
-            let certificates = try queries.expiringCertificates(from: now, to: end, includeExpired: arguments.flag("include-expired"),
-                                                                scope: scope, teamID: filter.teamID)
-            records = merge(records, certificates)
-        }
+        let profiles = try queries.profiles(filter)
+        // `--kind` names a profile kind: certificates have none.
+        let certificates = filter.kind != nil ? [] : try queries.expiringCertificates(
+            from: now, to: end, includeExpired: arguments.flag("include-expired"), scope: scope, teamID: filter.teamID)
+        let records = merge(profiles, certificates, now: now)
         let shown = arguments.flag("include-superseded")
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
         try QuerySupport.print(records, columns: shown, arguments, context)
@@ -96,35 +95,27 @@ enum ExpiringCommand: Command {
         filter.now = now
         filter.launchesUntilBy = end
         filter.launchesFrom = arguments.flag("include-expired") ? nil : now
-        func launchesUntil(_ build: JSONValue) -> String {
-            if case .string(let date)? = build["launches_until"] { return date }
-            return ""
-        }
         // Soonest first, as profiles are; the store's order (by app and version) breaks ties.
         let builds = try QuerySupport.queries(arguments, context).builds(filter).enumerated().sorted {
-            (launchesUntil($0.element), $0.offset) < (launchesUntil($1.element), $1.offset)
+            ($0.element.launchesUntil ?? .distantPast, $0.offset) < ($1.element.launchesUntil ?? .distantPast, $1.offset)
         }.map(\.element)
-        let records = builds.map { build -> JSONValue in
-            guard case .object(let pairs) = build else { return build }
-            return .object([("type", .string("build"))] + pairs)
-        }
+        let records = builds.map { $0.output(now: now) }
         try QuerySupport.print(records, columns: buildColumns, arguments, context)
         return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 
-    /// Both lists by effective expiry, profiles first on the same instant.
-    static func merge(_ profiles: [JSONValue], _ certificates: [JSONValue]) -> [JSONValue] {
-        func date(_ record: JSONValue) -> String {
-            if case .string(let text)? = record["effective_expiration_date"] ?? record["not_after"] { return text }
-            return ""
-        }
+    /// Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
+    /// instant, as rows.
+    static func merge(_ profiles: [ProfileSummary], _ certificates: [CertificateSummary], now: Date) -> [JSONValue] {
         var merged: [JSONValue] = []
+        merged.reserveCapacity(profiles.count + certificates.count)
         var i = 0, j = 0
         while i < profiles.count || j < certificates.count {
-            if j == certificates.count || (i < profiles.count && date(profiles[i]) <= date(certificates[j])) {
-                merged.append(profiles[i]); i += 1
+            if j == certificates.count
+                || (i < profiles.count && (profiles[i].effectiveExpirationDate ?? .distantPast) <= (certificates[j].notAfter ?? .distantPast)) {
+                merged.append(profiles[i].output(now: now)); i += 1
             } else {
-                merged.append(certificates[j]); j += 1
+                merged.append(certificates[j].output(now: now)); j += 1
             }
         }
         return merged

@@ -46,7 +46,7 @@ enum ProfilesCommand: Command {
         if let certificate = arguments.value("certificate") {
             filter.certificateSHA1s = try QuerySupport.certificateSHA1s(certificate, queries)
         }
-        let records = try queries.profiles(filter)
+        let records = try queries.profiles(filter).map { $0.output(now: filter.now) }
         var columns = QuerySupport.profileColumns
         if filter.bundleID != nil, !filter.exactBundleID,
            let index = columns.firstIndex(where: { $0.key == "bundle_id" }) {
@@ -89,7 +89,11 @@ enum ProfilesCommand: Command {
         }
         if arguments.flag("superseded") { filter.superseded = true }
         if arguments.flag("current") { filter.superseded = false }
-        filter.signature = try arguments.choice("signature", among: signatureStatuses)
+        switch try arguments.choice("signature", among: signatureStatuses) {
+        case "unchecked": filter.signatureUnchecked = true
+        case let status?: filter.signature = ProfileSignature.Status(rawValue: status)
+        case nil: break
+        }
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
         return filter
     }

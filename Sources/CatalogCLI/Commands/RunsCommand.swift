@@ -28,7 +28,7 @@ enum RunsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let limit = try arguments.integer("limit", default: 20, range: 1...Int(Int32.max))
-        try QuerySupport.print(try QuerySupport.queries(arguments, context).runs(limit: limit),
+        try QuerySupport.print(try QuerySupport.queries(arguments, context).runs(limit: limit).map(\.output),
                                columns: columns, arguments, context)
         return 0
     }

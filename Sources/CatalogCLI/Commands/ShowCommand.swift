@@ -18,10 +18,10 @@ enum ShowCommand: Command {
         let target = arguments.positionals[0]
         let queries = try QuerySupport.queries(arguments, context)
         let uuid = try resolve(target, queries)
-        guard let detail = try queries.profileDetail(uuid: uuid, now: try arguments.date("as-of") ?? Date()) else {
+        guard let detail = try queries.profileDetail(uuid: uuid) else {
             throw CLIError("no profile '\(target)' in the catalogue")
         }
-        try QuerySupport.printObject(detail, arguments, context)
+        try QuerySupport.printObject(detail.output(now: try arguments.date("as-of") ?? Date()), arguments, context)
         return 0
     }
 

@@ -11,9 +11,9 @@ enum StatsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(arguments, context)
-        let version = try Migrator().currentVersion(of: queries.db)
-        let stats = try queries.stats(path: CatalogueLocation.path(arguments, context.environment), schemaVersion: version)
-        try QuerySupport.printObject(stats, arguments, context)
+        let stats = try queries.stats()
+        try QuerySupport.printObject(stats.output(database: CatalogueLocation.path(arguments, context.environment), now: Date()),
+                                     arguments, context)
         return 0
     }
 }

@@ -45,10 +45,10 @@ enum VerifyCommand: Command {
             if let path = stored.paths.first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
                 records.append(verifyFile(path))
             } else {
-                let status = stored.signature.flatMap(ProfileSignature.Status.init(rawValue:))
+                let status = stored.signature
                 records.append(record(path: stored.paths.first, uuid: stored.uuid, status ?? .error,
                                       stored.reason ?? "never verified (catalogued before verification; run ingest --full)",
-                                      der: stored.derProfile, source: "catalogue"))
+                                      der: stored.derProfile?.rawValue, source: "catalogue"))
             }
         }
         try QuerySupport.print(records, columns: columns, arguments, context)

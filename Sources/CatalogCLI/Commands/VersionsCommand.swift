@@ -21,7 +21,7 @@ enum VersionsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let records = try QuerySupport.queries(arguments, context)
-            .versions(bundleID: arguments.positionals[0], presence: try QuerySupport.presence(arguments))
+            .versions(bundleID: arguments.positionals[0], presence: try QuerySupport.presence(arguments)).map(\.output)
         try QuerySupport.print(records, columns: columns, arguments, context)
         return 0
     }

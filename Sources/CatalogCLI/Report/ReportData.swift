@@ -65,14 +65,6 @@ struct ReportData {
 
     static func load(_ queries: CatalogQueries, asOf: Date, days: Int, teamID: String?, catalogue: String) throws -> ReportData {
         let end = asOf.addingTimeInterval(Double(days) * 86_400)
-        func string(_ record: JSONValue, _ key: String) -> String? {
-            if case .string(let text)? = record[key] { return text }
-            return nil
-        }
-        func int(_ record: JSONValue, _ key: String) -> Int? {
-            if case .int(let number)? = record[key] { return Int(number) }
-            return nil
-        }
         func daysLeft(_ date: Date) -> Int { Int((date.timeIntervalSince(asOf) / 86_400).rounded(.down)) }
 
         var filter = CatalogQueries.ProfileFilter()
@@ -80,34 +72,35 @@ struct ReportData {
         filter.teamID = teamID
         filter.now = asOf
         filter.expiringBy = .distantFuture
-        let profiles = try queries.profiles(filter).compactMap { record -> Item? in
-            guard let text = string(record, "effective_expiration_date"), let date = ISO8601.parse(text) else { return nil }
-            return Item(isCertificate: false, name: string(record, "name") ?? "", teamID: string(record, "team_id") ?? "–",
-                        subject: string(record, "bundle_id") ?? string(record, "application_identifier") ?? "–",
-                        identifier: string(record, "uuid") ?? "", kind: string(record, "kind") ?? "",
+        let profiles = try queries.profiles(filter).compactMap { profile -> Item? in
+            guard let date = profile.effectiveExpirationDate else { return nil }
+            return Item(isCertificate: false, name: profile.name, teamID: profile.teamID ?? "–",
+                        subject: profile.bundleID ?? profile.applicationIdentifier ?? "–",
+                        identifier: profile.uuid, kind: profile.kind.rawValue,
                         expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
-                        supersededBy: string(record, "superseded_by"), profileCount: 0)
+                        supersededBy: profile.supersededBy, profileCount: 0)
         }
         let certificates = try queries.expiringCertificates(from: asOf, to: end, includeExpired: true, scope: .installed,
-                                                            teamID: teamID).compactMap { record -> Item? in
-            guard let text = string(record, "not_after"), let date = ISO8601.parse(text) else { return nil }
-            return Item(isCertificate: true, name: string(record, "common_name") ?? "", teamID: string(record, "team_id") ?? "–",
-                        subject: "certificates", identifier: string(record, "sha1") ?? "", kind: "certificate",
+                                                            teamID: teamID).compactMap { certificate -> Item? in
+            guard let date = certificate.notAfter else { return nil }
+            return Item(isCertificate: true, name: certificate.commonName ?? "", teamID: certificate.teamID ?? "–",
+                        subject: "certificates", identifier: certificate.sha1, kind: "certificate",
                         expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
-                        supersededBy: nil, profileCount: int(record, "profile_count") ?? 0)
+                        supersededBy: nil, profileCount: certificate.profileCount ?? 0)
         }
         var buildFilter = CatalogQueries.BuildFilter()
         buildFilter.teamID = teamID
         buildFilter.now = asOf
         var seen = Set<String>()
-        let builds = try queries.builds(buildFilter).compactMap { record -> Build? in
+        let builds = try queries.builds(buildFilter).compactMap { build -> Build? in
             // Newest version first per app: the first row of each bundle id is its latest build.
-            guard let bundle = string(record, "bundle_id"), string(record, "parent_bundle_id") == nil,
-                  seen.insert(bundle.lowercased()).inserted else { return nil }
-            let until = string(record, "launches_until").flatMap(ISO8601.parse)
-            return Build(bundleID: bundle, version: string(record, "formatted_version") ?? "", source: string(record, "source_kind") ?? "",
+            guard let bundle = build.bundleID, build.parentBundleID == nil, seen.insert(bundle.lowercased()).inserted else {
+                return nil
+            }
+            let until = build.launchesUntil
+            return Build(bundleID: bundle, version: build.formattedVersion, source: build.sourceKind.rawValue,
                          launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map { status($0, asOf: asOf, end: end) },
-                         profileKind: string(record, "profile_kind"), path: string(record, "path") ?? "")
+                         profileKind: build.profileKind?.rawValue, path: build.path)
         }.sorted { ($0.launchesUntil ?? .distantFuture, $0.bundleID) < ($1.launchesUntil ?? .distantFuture, $1.bundleID) }
         return ReportData(asOf: asOf, days: days, teamID: teamID, catalogue: catalogue,
                           lastIngest: try queries.lastSuccessfulIngest(), profiles: profiles,

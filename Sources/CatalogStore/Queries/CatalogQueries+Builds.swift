@@ -36,7 +36,7 @@ extension CatalogQueries {
         """
 
     /// Build history, newest version first (version-aware), then newest build.
-    package func builds(_ filter: BuildFilter) throws -> [JSONValue] {
+    package func builds(_ filter: BuildFilter) throws -> [BuildSummary] {
         var clauses = QueryFilter()
         switch filter.presence {
         case .present: clauses.add("b.removed_at IS NULL")
@@ -70,17 +70,11 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        return try db.query(sql, parameters).map { row in
-            var pairs = [("type", .string("build"))] + RecordMapping.withOS(RecordMapping.json(row))
-            if let index = pairs.firstIndex(where: { $0.0 == "launches_until_cause" }) {
-                pairs.insert(("days_left", RecordMapping.daysLeft(row.string("launches_until"), from: filter.now)), at: index + 1)
-            }
-            return .object(pairs)
-        }
+        return try db.query(sql, parameters).map(BuildSummary.init)
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates.
-    package func versions(bundleID: String, presence: Presence) throws -> [JSONValue] {
+    package func versions(bundleID: String, presence: Presence) throws -> [VersionSummary] {
         let rows = try db.query("""
             SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.first_seen, b.last_seen,
                    b.archived_at, p.kind AS profile_kind, p.effective_expiration_date AS launches_until,
@@ -96,30 +90,22 @@ extension CatalogQueries {
             if groups[version] == nil { order.append(version) }
             groups[version, default: []].append(row)
         }
-        return order.map { version in
+        return try order.map { version in
             let group = groups[version] ?? []
             var builds: [String] = []
             for row in group { if let build = row.string("build"), !builds.contains(build) { builds.append(build) } }
-            let firstSeen = group.compactMap { $0.string("first_seen") }.min()
-            let lastSeen = group.compactMap { $0.string("last_seen") }.max()
-            let archived = group.compactMap { $0.string("archived_at") }.sorted()
-            return .object([
-                ("bundle_id", .string(bundleID)),
-                ("short_version", .string(version)),
-                ("build_numbers", .strings(builds)),
-                ("build_count", .int(Int64(group.count))),
-                ("latest_build", .optional(builds.first)),
-                ("formatted_version", .optional(builds.first.map { "\(version) (\($0))" })),
-                ("sources", .strings(Array(Set(group.compactMap { $0.string("source_kind") })).sorted())),
-                ("first_seen", .optional(firstSeen)),
-                ("last_seen", .optional(lastSeen)),
-                ("first_archived_at", .optional(archived.first)),
-                ("last_archived_at", .optional(archived.last)),
-                // The newest build of the version: what its embedded profile lets it do.
-                ("profile_kind", .optional(group.first?.string("profile_kind"))),
-                ("launches_until", .optional(group.first?.string("launches_until"))),
-                ("profile_superseded_by", .optional(group.first?.string("profile_superseded_by"))),
-            ])
+            let archived = group.compactMap { $0.date("archived_at") }
+            let sources = Set(try group.map { try $0.value("source_kind", as: BuildArtifact.SourceKind.self) })
+            // The newest build of the version: what its embedded profile lets it do.
+            let newest = group.first
+            return VersionSummary(
+                bundleID: bundleID, shortVersion: version, buildNumbers: builds, buildCount: group.count,
+                sources: sources.sorted { $0.rawValue < $1.rawValue },
+                firstSeen: group.compactMap { $0.date("first_seen") }.min(),
+                lastSeen: group.compactMap { $0.date("last_seen") }.max(),
+                firstArchivedAt: archived.min(), lastArchivedAt: archived.max(),
+                profileKind: try newest?.optionalValue("profile_kind", as: ProfileKind.self),
+                launchesUntil: newest?.date("launches_until"), profileSupersededBy: newest?.string("profile_superseded_by"))
         }
     }
 }

@@ -22,7 +22,9 @@ extension CatalogQueries {
         /// true: only superseded profiles; false: only profiles nothing supersedes; nil: either.
         package var superseded: Bool?
         /// A `ProfileSignature.Status` raw value, or `unchecked` for profiles never verified.
-        package var signature: String?
+        package var signature: ProfileSignature.Status?
+        /// With `signature`: only profiles never verified (`unchecked`) instead.
+        package var signatureUnchecked = false
         /// Effective expiry at or before this date (the `expiring` window's end).
         package var expiringBy: Date?
         package var now = Date()
@@ -31,7 +33,7 @@ extension CatalogQueries {
         package init() {}
     }
 
-    package func profiles(_ filter: ProfileFilter) throws -> [JSONValue] {
+    package func profiles(_ filter: ProfileFilter) throws -> [ProfileSummary] {
         var clauses = QueryFilter()
         Self.scope(filter.scope, into: &clauses)
         // Team ids are upper-case letters and digits; people type them in any case.
@@ -92,12 +94,10 @@ extension CatalogQueries {
                 clauses.add("p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ?)", .text(key))
             }
         }
-        if let signature = filter.signature {
-            if signature == "unchecked" {
-                clauses.add("p.signature IS NULL")
-            } else {
-                clauses.add("p.signature = ?", .text(signature))
-            }
+        if filter.signatureUnchecked {
+            clauses.add("p.signature IS NULL")
+        } else if let signature = filter.signature {
+            clauses.add("p.signature = ?", .text(signature.rawValue))
         }
         if let name = filter.nameContains {
             clauses.add("instr(lower(p.name), lower(?)) > 0", .text(name))
@@ -113,15 +113,17 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        let records = try db.query(sql, parameters).map { profileRecord($0, now: filter.now) }
-        guard let bundle = filter.bundleID, !filter.exactBundleID else { return records }
-        return records.map { record in
-            guard case .object(var pairs) = record else { return record }
-            guard case .string(let written)? = record["bundle_id"] else { return record }
-            let exact = written.lowercased() == bundle.lowercased()
-            pairs.append(("bundle_id_match", .string(exact ? "exact" : "wildcard")))
-            return .object(pairs)
+        var json = StoredJSON()
+        let wildcardsToo = filter.exactBundleID ? nil : filter.bundleID?.lowercased()
+        var profiles: [ProfileSummary] = []
+        try db.forEachRow(sql, parameters) { row in
+            var profile = try ProfileSummary(row, json: &json)
+            if let wildcardsToo {
+                profile.bundleIDMatch = profile.bundleID?.lowercased() == wildcardsToo ? .exact : .wildcard
+            }
+            profiles.append(profile)
         }
+        return profiles
     }
 
     /// The wildcard app ids that cover `bundleID`: `*`, then `com.*`, `com.x.*` for `com.x.app`.
@@ -138,7 +140,7 @@ extension CatalogQueries {
     /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
     /// used by at least one profile in `scope`, with how many such profiles they serve.
     package func expiringCertificates(from: Date, to: Date, includeExpired: Bool, scope: LocationScope,
-                                      teamID: String?) throws -> [JSONValue] {
+                                      teamID: String?) throws -> [CertificateSummary] {
         var clauses = QueryFilter()
         clauses.add("c.not_after <= ?", SQLValue(to))
         if !includeExpired { clauses.add("c.not_after >= ?", SQLValue(from)) }
@@ -154,70 +156,82 @@ extension CatalogQueries {
             FROM certificates c \(clauses.sql)
             ORDER BY c.not_after, c.sha1
             """
-        return try db.query(sql, clauses.parameters).compactMap { row in
-            guard (row.int("profile_count") ?? 0) > 0 else { return nil }
-            return .object(Self.insertingDaysLeft(into: [("type", .string("certificate"))] + RecordMapping.json(row),
-                                                  after: "not_after", from: from))
-        }
+        return try db.query(sql, clauses.parameters).map(CertificateSummary.init).filter { ($0.profileCount ?? 0) > 0 }
     }
 
     /// Everything known about one profile, or nil when the UUID is not catalogued.
-    package func profileDetail(uuid: String, now: Date) throws -> JSONValue? {
-        guard let row = try db.queryFirst("SELECT * FROM profiles WHERE uuid = ?", [.text(uuid.uppercased())]) else {
-            return nil
-        }
-        var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
-        pairs += RecordMapping.withOS(RecordMapping.json(row, skipping: ["raw_plist", "id"]))
-        if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
-            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
-                         at: index + 1)
-        }
+    package func profileDetail(uuid: String) throws -> ProfileDetail? {
         let key = SQLValue.text(uuid.uppercased())
-        var entitlements: [(String, JSONValue)] = []
-        try db.forEachRow("SELECT key, value_json FROM entitlements WHERE profile_uuid = ? ORDER BY key", [key]) { entry in
-            let text = entry.string("value_json") ?? "null"
-            entitlements.append((entry.string("key") ?? "", (try? JSONParser.parse(text)) ?? .string(text)))
+        guard let row = try db.queryFirst("""
+            SELECT uuid, name, app_id_name, team_id, team_name, team_identifiers, app_id_prefixes, platforms, kind,
+                   xcode_managed, ppq_check, creation_date, expiration_date, effective_expiration_date, expiry_cause,
+                   application_identifier, bundle_id, aps_environment, get_task_allow, provisions_all_devices,
+                   device_count, certificate_count, time_to_live, version, sha256, first_seen, last_seen,
+                   signature, signature_reason, der_profile, der_profile_differences
+            FROM profiles WHERE uuid = ?
+            """, [key]) else { return nil }
+        var json = StoredJSON()
+        let entitlements = try db.query("SELECT key, value_json FROM entitlements WHERE profile_uuid = ? ORDER BY key", [key]).map {
+            ProfileDetail.Entitlement(key: $0.string("key") ?? "", value: json.value($0.string("value_json") ?? "null"))
         }
-        pairs.append(("entitlements", .object(entitlements)))
-        pairs.append(("certificates", .array(try db.query("""
-            SELECT c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name, c.serial,
-                   c.not_before, c.not_after, c.sha1, c.sha256
+        let certificates = try db.query("""
+            SELECT c.sha1, c.sha256, c.common_name, c.type AS certificate_type, c.team_id, c.organization,
+                   c.issuer_common_name, c.serial, c.not_before, c.not_after
             FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
             WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
-            """, [key]).map { .object(Self.insertingDaysLeft(into: RecordMapping.json($0), after: "not_after", from: now)) })))
-        pairs.append(("undecodable_certificates", .array(try db.query("""
-            SELECT position AS "index", size, sha1, sha256, reason
+            """, [key]).map(CertificateSummary.init)
+        let undecodable = try db.query("""
+            SELECT position, size, sha1, sha256, reason
             FROM profile_undecodable_certificates WHERE profile_uuid = ? ORDER BY position
-            """, [key]).map { .object(RecordMapping.json($0)) })))
+            """, [key]).map {
+            UndecodableCertificate(index: $0.int("position") ?? 0, size: $0.int("size") ?? 0, sha1: $0.string("sha1") ?? "",
+                                   sha256: $0.string("sha256") ?? "", reason: $0.string("reason") ?? "")
+        }
         let devices = try db.query("""
             SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
             JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
             """, [key]).compactMap { $0.string("udid") }
-        pairs.append(("devices", .strings(devices)))
-        // device_count is the profile's list as written; a UDID it repeats is listed once.
-        pairs.append(("duplicate_devices", .int(Int64(max(0, (row.int("device_count") ?? 0) - devices.count)))))
-        pairs.append(("locations", .array(try db.query("""
+        let locations = try db.query("""
             SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at, error
             FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
-            """, [key]).map { .object(RecordMapping.json($0)) })))
-        pairs.append(("builds", .array(try db.query("""
-            SELECT bundle_id, short_version, build, short_version || ' (' || build || ')' AS formatted_version,
-                   source_kind, path, app_path, archived_at, removed_at
+            """, [key]).map(ProfileLocation.init)
+        let builds = try db.query("""
+            SELECT bundle_id, short_version, build, source_kind, path, app_path, archived_at, removed_at
             FROM builds WHERE profile_uuid = ? ORDER BY bundle_id, version_sort DESC, build_sort DESC, path
-            """, [key]).map { .object(RecordMapping.json($0)) })))
+            """, [key]).map(EmbeddingBuild.init)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
         // same team, application identifier, kind and platforms; the later effective expiry renews.
-        pairs.append(("renewals", .array(try db.query("""
+        let renewals = try db.query("""
             SELECT o.uuid, o.name, o.creation_date, o.expiration_date, o.effective_expiration_date,
-                   CASE WHEN o.effective_expiration_date < p.effective_expiration_date THEN 'older' ELSE 'newer' END
-                       AS relation
+                   o.effective_expiration_date < p.effective_expiration_date AS older
             FROM profiles p JOIN profiles o
               ON o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
              AND o.kind = p.kind AND o.platforms = p.platforms
              AND o.effective_expiration_date <> p.effective_expiration_date
             WHERE p.uuid = ? ORDER BY o.effective_expiration_date, o.uuid
-            """, [key]).map { .object(RecordMapping.json($0)) })))
-        return .object(pairs)
+            """, [key]).map(ProfileRenewal.init)
+        return ProfileDetail(
+            uuid: row.string("uuid") ?? uuid, name: row.string("name") ?? "", appIDName: row.string("app_id_name"),
+            teamID: row.string("team_id"), teamName: row.string("team_name"),
+            teamIdentifiers: json.strings(row.string("team_identifiers")),
+            applicationIdentifierPrefixes: json.strings(row.string("app_id_prefixes")),
+            platforms: json.strings(row.string("platforms")), kind: try row.value("kind", as: ProfileKind.self),
+            xcodeManaged: row.bool("xcode_managed"), ppqCheck: row.bool("ppq_check"),
+            creationDate: row.date("creation_date"), expirationDate: row.date("expiration_date"),
+            effectiveExpirationDate: row.date("effective_expiration_date"),
+            expiryCause: try row.optionalValue("expiry_cause", as: ProvisioningProfile.ExpiryCause.self),
+            applicationIdentifier: row.string("application_identifier"), bundleID: row.string("bundle_id"),
+            apsEnvironment: row.string("aps_environment"), getTaskAllow: row.bool("get_task_allow"),
+            provisionsAllDevices: row.bool("provisions_all_devices") ?? false, deviceCount: row.int("device_count") ?? 0,
+            certificateCount: row.int("certificate_count") ?? 0, timeToLive: row.int("time_to_live"),
+            version: row.int("version"), sha256: row.string("sha256") ?? "",
+            firstSeen: row.date("first_seen"), lastSeen: row.date("last_seen"),
+            signature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
+            signatureReason: row.string("signature_reason"),
+            derProfile: try row.optionalValue("der_profile", as: DERProfileCheck.Status.self),
+            derProfileDifferences: json.strings(row.string("der_profile_differences")),
+            entitlements: entitlements, certificates: certificates, undecodableCertificates: undecodable,
+            devices: devices, locations: locations, builds: builds, renewals: renewals)
     }
 
     /// The UUID of the profile last seen at `path` (a file or an embedded location).
@@ -231,9 +245,10 @@ extension CatalogQueries {
     /// A profile's stored signature verdict and the paths it is present at (for `catalog verify`).
     package struct StoredSignature: Sendable {
         package var uuid: String
-        package var signature: String?
+        /// nil when never verified.
+        package var signature: ProfileSignature.Status?
         package var reason: String?
-        package var derProfile: String?
+        package var derProfile: DERProfileCheck.Status?
         /// Live locations, standalone files first.
         package var paths: [String]
     }
@@ -246,7 +261,9 @@ extension CatalogQueries {
             SELECT path FROM profile_locations WHERE profile_uuid = ? AND removed_at IS NULL
             ORDER BY container_kind <> 'standalone', path
             """, [key]).compactMap { $0.string("path") }
-        return StoredSignature(uuid: row.string("uuid") ?? uuid, signature: row.string("signature"),
-                               reason: row.string("signature_reason"), derProfile: row.string("der_profile"), paths: paths)
+        return StoredSignature(uuid: row.string("uuid") ?? uuid,
+                               signature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
+                               reason: row.string("signature_reason"),
+                               derProfile: try row.optionalValue("der_profile", as: DERProfileCheck.Status.self), paths: paths)
     }
 }

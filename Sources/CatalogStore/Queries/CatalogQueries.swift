@@ -1,8 +1,9 @@
 import CatalogCore
 import Foundation
 
-/// The read side of the catalogue: each CLI query is one method returning JSON records with the
-/// same snake_case names `catalog decode` uses. The SQL lives here, next to the schema it reads.
+/// The read side of the catalogue: each query is one method returning typed, `Sendable` records
+/// (`ProfileSummary`, `BuildSummary`, …); how they are printed is the CLI's business. The SQL lives
+/// here, next to the schema it reads.
 package struct CatalogQueries {
     package let db: Connection
 
@@ -74,16 +75,5 @@ package struct CatalogQueries {
         case .any:
             break
         }
-    }
-
-    /// A profile row as a record: its columns plus `type` and `days_left` from `now`.
-    func profileRecord(_ row: Row, now: Date) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("type", .string("profile"))]
-        pairs += RecordMapping.withOS(RecordMapping.json(row))
-        if let index = pairs.firstIndex(where: { $0.0 == "expiry_cause" }) {
-            pairs.insert(("days_left", RecordMapping.daysLeft(row.string("effective_expiration_date"), from: now)),
-                         at: index + 1)
-        }
-        return .object(pairs)
     }
 }

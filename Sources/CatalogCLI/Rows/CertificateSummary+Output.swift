@@ -1,0 +1,41 @@
+import CatalogCore
+import CatalogStore
+import Foundation
+
+extension CertificateSummary {
+    /// The certificate row (`certificates`, `expiring`).
+    func output(now: Date) -> JSONValue {
+        .object([
+            ("type", .string("certificate")),
+            ("sha1", .string(sha1)),
+            ("common_name", .optional(commonName)),
+            ("certificate_type", .optional(type?.rawValue)),
+            ("team_id", .optional(teamID)),
+            ("organization", .optional(organization)),
+            ("issuer_common_name", .optional(issuerCommonName)),
+            ("serial", .string(serial)),
+            ("not_before", .optional(notBefore)),
+            ("not_after", .optional(notAfter)),
+            ("days_left", DaysLeft.json(until: notAfter, from: now)),
+            ("profile_count", .optional(profileCount)),
+            ("sha256", .string(sha256)),
+        ])
+    }
+
+    /// A certificate inside `show`: the profile's, so without a count.
+    func showOutput(now: Date) -> JSONValue {
+        .object([
+            ("common_name", .optional(commonName)),
+            ("certificate_type", .optional(type?.rawValue)),
+            ("team_id", .optional(teamID)),
+            ("organization", .optional(organization)),
+            ("issuer_common_name", .optional(issuerCommonName)),
+            ("serial", .string(serial)),
+            ("not_before", .optional(notBefore)),
+            ("not_after", .optional(notAfter)),
+            ("days_left", DaysLeft.json(until: notAfter, from: now)),
+            ("sha1", .string(sha1)),
+            ("sha256", .string(sha256)),
+        ])
+    }
+}

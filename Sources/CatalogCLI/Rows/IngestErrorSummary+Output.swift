@@ -1,0 +1,9 @@
+import CatalogCore
+import CatalogStore
+
+extension IngestErrorSummary {
+    /// The error row (`errors`).
+    var output: JSONValue {
+        .object([("run_id", .int(runID)), ("path", .string(path)), ("message", .string(message))])
+    }
+}

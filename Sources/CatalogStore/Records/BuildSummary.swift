@@ -1,0 +1,55 @@
+import CatalogCore
+import Foundation
+
+/// One catalogued build (`builds`, `expiring --builds`, `devices UDID`): what it is, where it was
+/// found, and what its embedded profile lets it do.
+package struct BuildSummary: Sendable, Equatable {
+    package var bundleID: String?
+    package var shortVersion: String
+    package var build: String
+    package var sourceKind: BuildArtifact.SourceKind
+    package var path: String
+    /// The bundle's path inside its container (`Payload/X.app`); nil for a bare `.app`.
+    package var appPath: String?
+    package var profileUUID: String?
+    package var profileName: String?
+    package var teamID: String?
+    /// As written (`iPhoneOS`).
+    package var platform: String?
+    package var packageType: String?
+    package var archivedAt: Date?
+    package var signingIdentity: String?
+    /// For an extension or watch app: the bundle id of the app it is nested in.
+    package var parentBundleID: String?
+    package var firstSeen: Date?
+    package var lastSeen: Date?
+    package var removedAt: Date?
+    package var profileKind: ProfileKind?
+    /// When it stops launching: its embedded profile's effective expiry.
+    package var launchesUntil: Date?
+    package var launchesUntilCause: ProvisioningProfile.ExpiryCause?
+    package var profileSupersededBy: String?
+    /// Why its file no longer decodes (then `removedAt` is set).
+    package var error: String?
+
+    package var formattedVersion: String { "\(shortVersion) (\(build))" }
+    package var os: PlatformName? { platform.flatMap(PlatformName.init(typed:)) }
+}
+
+extension BuildSummary {
+    /// A row of `CatalogQueries.buildColumns`.
+    init(_ row: Row) throws {
+        self.init(
+            bundleID: row.string("bundle_id"), shortVersion: row.string("short_version") ?? "",
+            build: row.string("build") ?? "", sourceKind: try row.value("source_kind", as: BuildArtifact.SourceKind.self),
+            path: row.string("path") ?? "", appPath: row.string("app_path"), profileUUID: row.string("profile_uuid"),
+            profileName: row.string("profile_name"), teamID: row.string("team_id"), platform: row.string("platform"),
+            packageType: row.string("package_type"), archivedAt: row.date("archived_at"),
+            signingIdentity: row.string("signing_identity"), parentBundleID: row.string("parent_bundle_id"),
+            firstSeen: row.date("first_seen"), lastSeen: row.date("last_seen"), removedAt: row.date("removed_at"),
+            profileKind: try row.optionalValue("profile_kind", as: ProfileKind.self),
+            launchesUntil: row.date("launches_until"),
+            launchesUntilCause: try row.optionalValue("launches_until_cause", as: ProvisioningProfile.ExpiryCause.self),
+            profileSupersededBy: row.string("profile_superseded_by"), error: row.string("error"))
+    }
+}

@@ -1,0 +1,31 @@
+import CatalogCore
+import Foundation
+
+/// What a catalogue holds (`catalog stats`).
+package struct CatalogueStats: Sendable, Equatable {
+    package var schemaVersion: Int
+    package var profiles: Int
+    package var profilesPresent: Int
+    package var profilesInstalled: Int
+    package var profileLocations: Int
+    /// Profiles per signature status; nil counts those never verified (`unchecked`).
+    package var profilesBySignature: [ProfileSignature.Status?: Int]
+    package var certificates: Int
+    package var devices: Int
+    package var presentBuilds: Int
+    package var removedBuilds: Int
+    package var runs: Int
+    package var lastRun: LastRun?
+    /// When the last `ok` run finished; every answer is as old as that.
+    package var lastSuccessfulIngest: Date?
+
+    /// The newest run, whatever its status.
+    package struct LastRun: Sendable, Equatable {
+        package var runID: Int64
+        package var startedAt: Date?
+        package var finishedAt: Date?
+        package var status: RunStatus
+        package var filesScanned: Int
+        package var errors: Int
+    }
+}

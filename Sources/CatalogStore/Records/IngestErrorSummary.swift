@@ -1,0 +1,12 @@
+/// A file, folder or PATH an ingest could not read or decode, and the run that met it.
+package struct IngestErrorSummary: Sendable, Equatable {
+    package var runID: Int64
+    package var path: String
+    package var message: String
+}
+
+extension IngestErrorSummary {
+    init(_ row: Row) {
+        self.init(runID: row.int64("run_id") ?? 0, path: row.string("path") ?? "", message: row.string("message") ?? "")
+    }
+}

@@ -1,0 +1,64 @@
+import CatalogCore
+import Foundation
+
+/// One profile as a listing shows it (`profiles`, `expiring`, `devices UDID`): its facts, one
+/// present location, and what the catalogue knows about its renewals.
+package struct ProfileSummary: Sendable, Equatable {
+    package var uuid: String
+    package var name: String
+    package var teamID: String?
+    package var teamName: String?
+    package var kind: ProfileKind
+    /// `Platform` as written; empty when absent.
+    package var platforms: [String]
+    package var bundleID: String?
+    package var applicationIdentifier: String?
+    package var creationDate: Date?
+    package var expirationDate: Date?
+    package var effectiveExpirationDate: Date?
+    package var expiryCause: ProvisioningProfile.ExpiryCause?
+    package var deviceCount: Int
+    package var provisionsAllDevices: Bool
+    package var apsEnvironment: String?
+    package var getTaskAllow: Bool?
+    package var xcodeManaged: Bool?
+    /// nil until verified (catalogued before verification existed, or with it off).
+    package var signature: ProfileSignature.Status?
+    package var derProfile: DERProfileCheck.Status?
+    /// One present location: a standalone file first, else a build it is embedded in.
+    package var path: String?
+    /// Present as a standalone file.
+    package var installed: Bool
+    /// The newest present profile that supersedes this one (README, "Renewals").
+    package var supersededBy: String?
+    /// With a `--bundle-id` lookup that includes wildcards: how this profile matched.
+    package var bundleIDMatch: BundleIDMatch?
+
+    /// The one platform in the iOS/macOS/tvOS/watchOS/visionOS vocabulary (absent `Platform` is iOS).
+    package var os: PlatformName { PlatformName(profilePlatforms: platforms) }
+}
+
+/// How a profile found by bundle id matched it: the id itself, or a wildcard app id covering it.
+package enum BundleIDMatch: String, Sendable {
+    case exact
+    case wildcard
+}
+
+extension ProfileSummary {
+    /// A row of `CatalogQueries.profileColumns`.
+    init(_ row: Row, json: inout StoredJSON) throws {
+        self.init(
+            uuid: row.string("uuid") ?? "", name: row.string("name") ?? "", teamID: row.string("team_id"),
+            teamName: row.string("team_name"), kind: try row.value("kind", as: ProfileKind.self),
+            platforms: json.strings(row.string("platforms")), bundleID: row.string("bundle_id"),
+            applicationIdentifier: row.string("application_identifier"), creationDate: row.date("creation_date"),
+            expirationDate: row.date("expiration_date"), effectiveExpirationDate: row.date("effective_expiration_date"),
+            expiryCause: try row.optionalValue("expiry_cause", as: ProvisioningProfile.ExpiryCause.self),
+            deviceCount: row.int("device_count") ?? 0, provisionsAllDevices: row.bool("provisions_all_devices") ?? false,
+            apsEnvironment: row.string("aps_environment"), getTaskAllow: row.bool("get_task_allow"),
+            xcodeManaged: row.bool("xcode_managed"),
+            signature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
+            derProfile: try row.optionalValue("der_profile", as: DERProfileCheck.Status.self),
+            path: row.string("path"), installed: row.bool("installed") ?? false, supersededBy: row.string("superseded_by"))
+    }
+}
