@@ -14,7 +14,7 @@ enum QuerySupport {
     /// `$CATALOG_MAX_AGE`) a query fails rather than answer from a dead nightly job's data; a table
     /// on a terminal says so on stderr once the catalogue is a week old.
     static func queries(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CatalogQueries {
-        let queries = CatalogQueries(try CatalogueLocation.openForReading(arguments, context))
+        let queries = try CatalogueLocation.openForReading(arguments, context).queries
         let maxAge = try MaxAge.from(arguments, context.environment)
         let showsTable = context.stdoutIsTerminal && (try? OutputFormat.from(arguments, context)) == .table
         guard maxAge != nil || showsTable else { return queries }

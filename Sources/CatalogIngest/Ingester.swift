@@ -14,7 +14,7 @@ package final class Ingester {
         package var elapsed: Double
     }
 
-    private let db: Connection
+    private let catalogue: Catalogue
     private let writer: CatalogWriter
     private let options: IngestOptions
     private var report = IngestReport()
@@ -37,10 +37,14 @@ package final class Ingester {
     private var lastProgress = Date.distantPast
     private let started = Date()
 
-    package init(db: Connection, options: IngestOptions) {
-        self.db = db
-        self.writer = CatalogWriter(db)
+    package init(catalogue: Catalogue, options: IngestOptions) {
+        self.catalogue = catalogue
+        self.writer = catalogue.writer
         self.options = options
+    }
+
+    package convenience init(db: Connection, options: IngestOptions) {
+        self.init(catalogue: Catalogue(db), options: options)
     }
 
     /// Runs the ingest. `warning` receives each bad file (path, reason); `progress` live counts.
@@ -52,8 +56,7 @@ package final class Ingester {
         // A run is one large transaction. A power cut may lose the last run; whether the file stays
         // consistent depends on the sync reaching the drive's medium, which on macOS only
         // F_FULLFSYNC does: the store's settings say how each platform gets there.
-        try db.configureForIngestRun()
-        try db.transaction(.immediate) {
+        try catalogue.writeRun {
             // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
             // would key the same files twice and never see the other's rows as removed.
             let roots = RootResolver.resolve(options.roots, using: options.pathResolver)

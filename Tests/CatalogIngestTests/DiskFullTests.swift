@@ -25,7 +25,8 @@ import Testing
             #expect {
                 _ = try ingester.run()
             } throws: { error in
-                (error as? SQLiteError)?.primaryCode == 13  // SQLITE_FULL
+                if case .diskFull? = error as? StoreError { return true }
+                return false
             }
             #expect(!connection.isInTransaction)
         }

@@ -40,9 +40,8 @@ enum IngestCommand: Command {
         } catch {
             throw CLIError("cannot create the folder for \(dbPath): \(error.localizedDescription)")
         }
-        let connection = try Connection.openCatalogue(path: dbPath)
         // A second ingest waits for the first rather than failing at once.
-        connection.setBusyTimeout(milliseconds: 120_000)
+        let catalogue = try Catalogue.openForWriting(path: dbPath, busyTimeout: 120)
         var options = IngestOptions(roots: roots, excludes: arguments.all("exclude"), full: arguments.flag("full"))
         #if CATALOG_TEST_HOOKS
         if let text = context.environment["CATALOG_TEST_KILL_AFTER_WRITES"], let limit = Int(text) {
@@ -53,10 +52,9 @@ enum IngestCommand: Command {
         }
         #endif
         let showProgress = context.stderrIsTerminal && !arguments.flag("quiet")
-        let ingester = Ingester(db: connection, options: options)
+        let ingester = Ingester(catalogue: catalogue, options: options)
         let outcome = Result { () throws -> IngestReport in
-            do {
-                return try ingester.run(warning: { path, message in
+            try ingester.run(warning: { path, message in
                     context.err((showProgress ? "\r\u{1B}[K" : "") + "warning: \(TextSanitizer.terminalSafe(path)): \(TextSanitizer.terminalSafe(message))\n")
                     context.flush()
                 }, progress: { progress in
@@ -65,17 +63,10 @@ enum IngestCommand: Command {
                     context.err(String(format: "\r\u{1B}[Kscanned %d, decoded %d (%.0f/s)", progress.scanned, progress.decoded, rate))
                     context.flush()
                 })
-            } catch let error as SQLiteError where error.isBusy {
-                throw CLIError("another ingest is writing to \(dbPath); try again when it has finished")
-            } catch let error as SQLiteError where error.isDiskFull {
-                throw CLIError("the disk is full while writing \(dbPath); the catalogue is unchanged (\(error.message))")
-            } catch let error as SQLiteError where error.isReadOnly {
-                throw CLIError("cannot write to \(dbPath): it is read-only")
-            }
         }
         // Whether the run succeeded or not, leave the catalogue readable by whoever may only read it
         // (README, "Sharing a catalogue"): no WAL, so a reader needs no -shm file beside it.
-        CatalogueLocation.leaveReadableByReaders(connection, context, clearLine: showProgress)
+        CatalogueLocation.leaveReadableByReaders(catalogue, context, clearLine: showProgress)
         let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }
         if !arguments.flag("quiet") { context.err(report.summary + "\n") }

@@ -51,20 +51,12 @@ enum PruneCommand: Command {
         // file system's case): compare in that spelling too.
         let roots = RootResolver.resolve(try self.roots(arguments.positionals, context), using: SystemPathResolver()).map(\.path)
 
-        let path = CatalogueLocation.path(arguments, context.environment)
-        let connection: Connection
-        if mode == .dryRun {
-            connection = try CatalogueLocation.openForReading(arguments, context)
-        } else {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CLIError("no catalogue at \(path); run 'catalog ingest PATH...' first (or pass --db)")
-            }
-            connection = try Connection.openCatalogue(path: path)
-            connection.setBusyTimeout(milliseconds: 120_000)
-        }
+        let catalogue = mode == .dryRun
+            ? try CatalogueLocation.openForReading(arguments, context)
+            : try Catalogue.openForWriting(path: CatalogueLocation.path(arguments, context.environment), mustExist: true)
         // A prune that writes opened the catalogue in WAL mode: leave it readable by readers after.
-        defer { if mode != .dryRun { CatalogueLocation.leaveReadableByReaders(connection, context) } }
-        let candidates = try CatalogQueries(connection).pruneCandidates(now: now).filter { candidate in
+        defer { if mode != .dryRun { CatalogueLocation.leaveReadableByReaders(catalogue, context) } }
+        let candidates = try catalogue.queries.pruneCandidates(now: now).filter { candidate in
             roots.contains { candidate.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
                 && ((wantExpired && candidate.expired) || (wantSuperseded && candidate.supersededBy != nil))
         }
@@ -121,11 +113,7 @@ enum PruneCommand: Command {
             ]))
         }
         if !pruned.isEmpty {
-            let writer = CatalogWriter(connection)
-            let at = Date()
-            try connection.transaction {
-                for path in pruned { try writer.recordPruned(path: path, at: at) }
-            }
+            try catalogue.recordPruned(pruned, at: Date())
         }
         try QuerySupport.print(records, columns: columns, arguments, context)
         return failed ? ExitStatus.failure : ExitStatus.success

@@ -5,7 +5,7 @@ import Foundation
 /// (`ProfileSummary`, `BuildSummary`, …); how they are printed is the CLI's business. The SQL lives
 /// here, next to the schema it reads.
 package struct CatalogQueries {
-    package let db: Connection
+    let db: Connection
 
     package init(_ db: Connection) {
         self.db = db
