@@ -22,20 +22,9 @@ extension CertificateSummary {
         ])
     }
 
-    /// A certificate inside `show`: the profile's, so without a count.
+    /// A certificate inside `show`: the profile's, so without `type` and a count.
     func showOutput(now: Date) -> JSONValue {
-        .object([
-            ("common_name", .optional(commonName)),
-            ("certificate_type", .optional(type?.rawValue)),
-            ("team_id", .optional(teamID)),
-            ("organization", .optional(organization)),
-            ("issuer_common_name", .optional(issuerCommonName)),
-            ("serial", .string(serial)),
-            ("not_before", .optional(notBefore)),
-            ("not_after", .optional(notAfter)),
-            ("days_left", DaysLeft.json(until: notAfter, from: now)),
-            ("sha1", .string(sha1)),
-            ("sha256", .string(sha256)),
-        ])
+        output(now: now).picking(["common_name", "certificate_type", "team_id", "organization", "issuer_common_name",
+                                  "serial", "not_before", "not_after", "days_left", "sha1", "sha256"])
     }
 }

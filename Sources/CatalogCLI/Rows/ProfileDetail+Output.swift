@@ -46,7 +46,10 @@ extension ProfileDetail {
             ("devices", .strings(devices)),
             ("duplicate_devices", .int(Int64(duplicateDevices))),
             ("locations", .array(locations.map(\.output))),
-            ("builds", .array(builds.map(\.output))),
+            ("builds", .array(builds.map {
+                $0.output(now: now).picking(["bundle_id", "short_version", "build", "formatted_version", "source_kind",
+                                             "path", "app_path", "archived_at", "removed_at"])
+            })),
             ("renewals", .array(renewals.map(\.output))),
         ])
     }
@@ -65,23 +68,6 @@ extension ProfileLocation {
             ("last_seen", .optional(lastSeen)),
             ("removed_at", .optional(removedAt)),
             ("error", .optional(error)),
-        ])
-    }
-}
-
-extension EmbeddingBuild {
-    /// An entry of `show`'s `builds`.
-    var output: JSONValue {
-        .object([
-            ("bundle_id", .optional(bundleID)),
-            ("short_version", .string(shortVersion)),
-            ("build", .string(build)),
-            ("formatted_version", .string(formattedVersion)),
-            ("source_kind", .string(sourceKind.rawValue)),
-            ("path", .string(path)),
-            ("app_path", .optional(appPath)),
-            ("archived_at", .optional(archivedAt)),
-            ("removed_at", .optional(removedAt)),
         ])
     }
 }

@@ -195,10 +195,10 @@ extension CatalogQueries {
             SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at, error
             FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
             """, [key]).map(ProfileLocation.init)
-        let builds = try db.query("""
-            SELECT bundle_id, short_version, build, source_kind, path, app_path, archived_at, removed_at
-            FROM builds WHERE profile_uuid = ? ORDER BY bundle_id, version_sort DESC, build_sort DESC, path
-            """, [key]).map(EmbeddingBuild.init)
+        var buildFilter = BuildFilter()
+        buildFilter.profileUUID = uuid
+        buildFilter.presence = .any
+        let builds = try self.builds(buildFilter)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
         // same team, application identifier, kind and platforms; the later effective expiry renews.
         let renewals = try db.query("""

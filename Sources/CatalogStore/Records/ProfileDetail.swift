@@ -43,7 +43,8 @@ package struct ProfileDetail: Sendable, Equatable {
     /// The UDIDs, each once, sorted.
     package var devices: [String]
     package var locations: [ProfileLocation]
-    package var builds: [EmbeddingBuild]
+    /// The builds that embed it, present or removed.
+    package var builds: [BuildSummary]
     package var renewals: [ProfileRenewal]
 
     package var os: PlatformName { PlatformName(profilePlatforms: platforms) }
