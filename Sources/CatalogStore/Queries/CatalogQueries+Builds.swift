@@ -37,6 +37,13 @@ extension CatalogQueries {
 
     /// Build history, newest version first (version-aware), then newest build.
     package func builds(_ filter: BuildFilter) throws -> [BuildSummary] {
+        var builds: [BuildSummary] = []
+        try forEachBuild(filter) { builds.append($0) }
+        return builds
+    }
+
+    /// The builds `filter` selects, each handed to `body` as it is read.
+    package func forEachBuild(_ filter: BuildFilter, _ body: (BuildSummary) throws -> Void) throws {
         var clauses = QueryFilter()
         switch filter.presence {
         case .present: clauses.add("b.removed_at IS NULL")
@@ -70,7 +77,7 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        return try db.query(sql, parameters).map(BuildSummary.init)
+        try db.forEachRow(sql, parameters) { try body(try BuildSummary($0)) }
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates.

@@ -34,6 +34,14 @@ extension CatalogQueries {
     }
 
     package func profiles(_ filter: ProfileFilter) throws -> [ProfileSummary] {
+        var profiles: [ProfileSummary] = []
+        try forEachProfile(filter) { profiles.append($0) }
+        return profiles
+    }
+
+    /// The profiles `filter` selects, each handed to `body` as it is read: a listing can print its
+    /// first row before the last is found, and holds one row at a time.
+    package func forEachProfile(_ filter: ProfileFilter, _ body: (ProfileSummary) throws -> Void) throws {
         var clauses = QueryFilter()
         Self.scope(filter.scope, into: &clauses)
         // Team ids are upper-case letters and digits; people type them in any case.
@@ -115,15 +123,13 @@ extension CatalogQueries {
         }
         var json = StoredJSON()
         let wildcardsToo = filter.exactBundleID ? nil : filter.bundleID?.lowercased()
-        var profiles: [ProfileSummary] = []
         try db.forEachRow(sql, parameters) { row in
             var profile = try ProfileSummary(row, json: &json)
             if let wildcardsToo {
                 profile.bundleIDMatch = profile.bundleID?.lowercased() == wildcardsToo ? .exact : .wildcard
             }
-            profiles.append(profile)
+            try body(profile)
         }
-        return profiles
     }
 
     /// The wildcard app ids that cover `bundleID`: `*`, then `com.*`, `com.x.*` for `com.x.app`.
