@@ -15,6 +15,7 @@ final class CommandContext {
     }
 
     func out(_ text: String) { output.write(text) }
+    func out(_ bytes: [UInt8]) { output.write(bytes) }
     func err(_ text: String) { errors.write(text) }
     func flush() {
         output.flush()

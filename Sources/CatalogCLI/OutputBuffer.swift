@@ -12,6 +12,11 @@ struct OutputBuffer {
         if pending.count >= 1 << 16 { flush() }
     }
 
+    mutating func write(_ bytes: [UInt8]) {
+        pending.append(contentsOf: bytes)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
         guard !pending.isEmpty else { return }
         pending.withUnsafeBytes { buffer in

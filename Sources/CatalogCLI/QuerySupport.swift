@@ -44,6 +44,17 @@ enum QuerySupport {
         context.out(context.printer(format, columns).render(records))
     }
 
+    /// Prints the rows `produce` hands to its stream as they come (see ``RowStream``); returns how
+    /// many there were.
+    @discardableResult
+    static func stream(columns: [Column], _ arguments: ParsedArguments, _ context: CommandContext,
+                       _ produce: (inout RowStream) throws -> Void) throws -> Int {
+        var stream = RowStream(format: try OutputFormat.from(arguments, context), columns: columns, context: context)
+        try produce(&stream)
+        stream.finish()
+        return stream.rowCount
+    }
+
     /// Prints one object: pretty JSON, one line for ndjson, `key: value` lines for tables.
     static func printObject(_ object: JSONValue, _ arguments: ParsedArguments, _ context: CommandContext) throws {
         switch try OutputFormat.from(arguments, context) {

@@ -45,8 +45,10 @@ enum BuildsCommand: Command {
         filter.presence = try QuerySupport.presence(arguments)
         filter.now = try arguments.date("as-of") ?? Date()
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
-        let records = try QuerySupport.queries(arguments, context).builds(filter).map { $0.output(now: filter.now) }
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        let queries = try QuerySupport.queries(arguments, context)
+        try QuerySupport.stream(columns: columns, arguments, context) { stream in
+            try queries.forEachBuild(filter) { stream.write($0.output(now: filter.now)) }
+        }
         return 0
     }
 }

@@ -72,15 +72,27 @@ enum ExpiringCommand: Command {
         filter.now = now
         filter.superseded = arguments.flag("include-superseded") ? nil : false
         let queries = try QuerySupport.queries(arguments, context)
-        let profiles = try queries.profiles(filter)
         // `--kind` names a profile kind: certificates have none.
         let certificates = filter.kind != nil ? [] : try queries.expiringCertificates(
             from: now, to: end, includeExpired: arguments.flag("include-expired"), scope: scope, teamID: filter.teamID)
-        let records = merge(profiles, certificates, now: now)
         let shown = arguments.flag("include-superseded")
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
-        try QuerySupport.print(records, columns: shown, arguments, context)
-        return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
+        // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
+        // instant: the few certificates are read first, and each is written before the first
+        // profile that expires after it, as the profiles stream by.
+        let listed = try QuerySupport.stream(columns: shown, arguments, context) { stream in
+            var pending = certificates[...]
+            try queries.forEachProfile(filter) { profile in
+                let expires = profile.effectiveExpirationDate ?? .distantPast
+                while let next = pending.first, (next.notAfter ?? .distantPast) < expires {
+                    stream.write(next.output(now: now))
+                    pending = pending.dropFirst()
+                }
+                stream.write(profile.output(now: now))
+            }
+            for certificate in pending { stream.write(certificate.output(now: now)) }
+        }
+        return arguments.flag("exit-code") && listed > 0 ? ExitStatus.found : ExitStatus.success
     }
 
     /// `expiring --builds`: present builds whose embedded profile's effective expiry (the profile's
@@ -102,22 +114,5 @@ enum ExpiringCommand: Command {
         let records = builds.map { $0.output(now: now) }
         try QuerySupport.print(records, columns: buildColumns, arguments, context)
         return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
-    }
-
-    /// Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
-    /// instant, as rows.
-    static func merge(_ profiles: [ProfileSummary], _ certificates: [CertificateSummary], now: Date) -> [JSONValue] {
-        var merged: [JSONValue] = []
-        merged.reserveCapacity(profiles.count + certificates.count)
-        var i = 0, j = 0
-        while i < profiles.count || j < certificates.count {
-            if j == certificates.count
-                || (i < profiles.count && (profiles[i].effectiveExpirationDate ?? .distantPast) <= (certificates[j].notAfter ?? .distantPast)) {
-                merged.append(profiles[i].output(now: now)); i += 1
-            } else {
-                merged.append(certificates[j].output(now: now)); j += 1
-            }
-        }
-        return merged
     }
 }

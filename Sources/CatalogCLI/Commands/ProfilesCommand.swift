@@ -46,13 +46,14 @@ enum ProfilesCommand: Command {
         if let certificate = arguments.value("certificate") {
             filter.certificateSHA1s = try QuerySupport.certificateSHA1s(certificate, queries)
         }
-        let records = try queries.profiles(filter).map { $0.output(now: filter.now) }
         var columns = QuerySupport.profileColumns
         if filter.bundleID != nil, !filter.exactBundleID,
            let index = columns.firstIndex(where: { $0.key == "bundle_id" }) {
             columns.insert(Column(key: "bundle_id_match", header: "MATCH"), at: index + 1)
         }
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        try QuerySupport.stream(columns: columns, arguments, context) { stream in
+            try queries.forEachProfile(filter) { stream.write($0.output(now: filter.now)) }
+        }
         return 0
     }
 

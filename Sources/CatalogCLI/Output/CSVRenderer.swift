@@ -6,12 +6,23 @@ import CatalogCore
 /// Written to a terminal (`terminalSafe`), control characters in cells are shown escaped instead.
 enum CSVRenderer {
     static func render(_ records: [JSONValue], columns: [Column], terminalSafe: Bool = false) -> String {
-        func field(_ text: String) -> String { cell(terminalSafe ? TextSanitizer.terminalSafe(text) : text) }
-        var out = columns.map { field($0.key) }.joined(separator: ",") + "\r\n"
-        for record in records {
-            out += columns.map { field(text($0.value(in: record))) }.joined(separator: ",") + "\r\n"
+        records.reduce(into: header(columns, terminalSafe: terminalSafe)) {
+            $0 += line($1, columns: columns, terminalSafe: terminalSafe)
         }
-        return out
+    }
+
+    /// The header row: the columns' JSON keys.
+    static func header(_ columns: [Column], terminalSafe: Bool) -> String {
+        columns.map { field($0.key, terminalSafe) }.joined(separator: ",") + "\r\n"
+    }
+
+    /// One record's row.
+    static func line(_ record: JSONValue, columns: [Column], terminalSafe: Bool) -> String {
+        columns.map { field(text($0.value(in: record)), terminalSafe) }.joined(separator: ",") + "\r\n"
+    }
+
+    private static func field(_ text: String, _ terminalSafe: Bool) -> String {
+        cell(terminalSafe ? TextSanitizer.terminalSafe(text) : text)
     }
 
     static func text(_ value: JSONValue) -> String {

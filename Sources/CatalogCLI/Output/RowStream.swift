@@ -1,0 +1,55 @@
+import CatalogCore
+
+/// Prints a listing's rows as they come: JSON, NDJSON and CSV write each row when it arrives (the
+/// first is flushed at once, so a pipe sees it before the last row is read); a table, which sizes
+/// its columns from every row, is printed at the end. An empty listing prints nothing, except
+/// JSON's `[]`, and tells a person at a terminal `(no results)` on stderr.
+struct RowStream {
+    private let format: OutputFormat
+    private let columns: [Column]
+    private let context: CommandContext
+    private var count = 0
+    private var tableRows: [JSONValue] = []
+    private var bytes: [UInt8] = []
+
+    init(format: OutputFormat, columns: [Column], context: CommandContext) {
+        self.format = format
+        self.columns = columns
+        self.context = context
+    }
+
+    /// How many rows were written.
+    var rowCount: Int { count }
+
+    mutating func write(_ row: JSONValue) {
+        count += 1
+        bytes.removeAll(keepingCapacity: true)
+        switch format {
+        case .json:
+            // The bytes `JSONValue.array(rows).serialized(pretty: true)` would give, a row at a time.
+            bytes.append(contentsOf: (count == 1 ? "[\n  " : ",\n  ").utf8)
+            row.write(to: &bytes, pretty: true, indent: 2)
+        case .ndjson:
+            row.write(to: &bytes, pretty: false, indent: 0)
+            bytes.append(UInt8(ascii: "\n"))
+        case .csv:
+            let terminalSafe = context.terminalWidth != nil
+            if count == 1 { bytes.append(contentsOf: CSVRenderer.header(columns, terminalSafe: terminalSafe).utf8) }
+            bytes.append(contentsOf: CSVRenderer.line(row, columns: columns, terminalSafe: terminalSafe).utf8)
+        case .table:
+            tableRows.append(row)
+            return
+        }
+        context.out(bytes)
+        if count == 1 { context.flush() }
+    }
+
+    mutating func finish() {
+        switch format {
+        case .json: context.out(count == 0 ? "[]\n" : "\n]\n")
+        case .table where count > 0: context.out(context.printer(.table, columns).render(tableRows))
+        default: break
+        }
+        if count == 0, context.stderrIsTerminal, format != .json { context.err("(no results)\n") }
+    }
+}
