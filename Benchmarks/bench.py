@@ -41,7 +41,7 @@ import make_tree  # noqa: E402
 
 TARGETS = {"verify_extra": 0.20, "speedup_vs_baseline": 8.0, "cold_over_floor": 2.5, "unchanged_over_cold": 0.05,
            "touched_over_cold": 0.10, "query_ms": 50.0, "decode_ms": 20.0, "ingest_rss_mb": 200.0,
-           "rss_profiles": 100_000}
+           "rss_profiles": 100_000, "first_row_ms": 50.0, "json_mb_per_s": 100.0}
 
 
 def log(msg: str) -> None:
@@ -124,6 +124,34 @@ def measure(cmd: list[str], *, cwd: str | None = None, stdout_path: str | None =
         if proc.returncode == 127 and not tail:
             result["error"] = f"cannot run {cmd[2] if _wrapper else cmd[0]}"
     return result
+
+
+def first_row(cmd: list[str], runs: int) -> dict:
+    """How soon a listing's first row reaches a pipe, and how fast the rest follows: the median over
+    `runs` of the time to the first newline, and of output bytes / (end - first byte)."""
+    firsts, rates, total = [], [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        first_byte = first_line = None
+        total = 0
+        while True:
+            chunk = proc.stdout.read1(1 << 16)
+            if not chunk:
+                break
+            now = time.perf_counter()
+            if first_byte is None:
+                first_byte = now
+            total += len(chunk)
+            if first_line is None and b"\n" in chunk:
+                first_line = now
+        end = time.perf_counter()
+        proc.wait()
+        firsts.append(((first_line or end) - start) * 1000)
+        if first_byte is not None and end > first_byte:
+            rates.append(total / (end - first_byte) / 1e6)
+    return {"first_row_ms": statistics.median(firsts), "mb_per_s": statistics.median(rates) if rates else None,
+            "output_bytes": total, "runs": runs}
 
 
 def repeat(cmd: list[str], runs: int, stdout_path: str | None = None) -> dict:
@@ -356,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # Queries on a large catalogue.
     queries: list[dict] = []
+    streaming: dict | None = None
     notes: list[str] = []
     if not args.skip_queries:
         if fill is None:
@@ -394,6 +423,14 @@ def main(argv: list[str] | None = None) -> int:
                     r = repeat(cmd, args.runs, out_path)
                     r["query"], r["args"] = label, sub
                     queries.append(r)
+                # Listings stream: the first row of `expiring` reaches a pipe before the query ends,
+                # and JSON follows at the rate the writer keeps up.
+                streaming = first_row([catalog, "expiring", "--days", "30", "--db", qdb, "--format", "ndjson"], args.runs)
+                rate = first_row([catalog, "profiles", "--team", values["team"] or "", "--db", qdb, "--json"], args.runs)
+                streaming["json_mb_per_s"] = rate["mb_per_s"]
+                streaming["json_bytes"] = rate["output_bytes"]
+                log(f"streaming: first row of expiring {streaming['first_row_ms']:.1f} ms; "
+                    f"profiles --team JSON at {rate['mb_per_s'] or 0:.1f} MB/s")
     sample = sorted(p for p in files if p.endswith(".mobileprovision") and "/profiles/" in p)
     if sample:
         log(f"decode: {catalog} decode {sample[0]}")
@@ -422,6 +459,11 @@ def main(argv: list[str] | None = None) -> int:
           lambda v: v <= TARGETS["unchanged_over_cold"], "{:.1%}")
     check("1%-touched re-ingest / cold", ratio(touched, cold), f"<= {TARGETS['touched_over_cold']:.0%}",
           lambda v: v <= TARGETS["touched_over_cold"], "{:.1%}")
+    if streaming:
+        check("first row of expiring --days 30 (ms)", streaming["first_row_ms"], f"< {TARGETS['first_row_ms']:g} ms",
+              lambda v: v < TARGETS["first_row_ms"], "{:.1f} ms")
+        check("profiles --team JSON rate (MB/s)", streaming["json_mb_per_s"], f">= {TARGETS['json_mb_per_s']:g}",
+              lambda v: v >= TARGETS["json_mb_per_s"], "{:.1f}")
     for q in queries:
         limit = TARGETS["decode_ms"] if q["query"].startswith("decode") else TARGETS["query_ms"]
         value = None if "skipped" in q or q.get("rc") else q["wall_s"] * 1000
@@ -439,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                        "runs": args.runs},
         "tree": {"path": tree, "files": len(files), "bytes": total_bytes,
                  "generation_s": tree_info.get("seconds"), "cached": tree_info.get("cached")},
-        "steps": steps, "queries": queries, "checks": checks, "notes": notes,
+        "steps": steps, "queries": queries, "streaming": streaming, "checks": checks, "notes": notes,
     }
     try:
         result["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
