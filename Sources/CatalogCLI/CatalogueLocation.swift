@@ -24,11 +24,6 @@ enum CatalogueLocation {
         if path.hasPrefix("/") { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
     }
-
-    /// Opens the catalogue to read it; a missing one is an error that suggests `catalog ingest`.
-    static func openForReading(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Catalogue {
-        try Catalogue.openForReading(path: path(arguments, context.environment))
-    }
 }
 
 extension CatalogueLocation {

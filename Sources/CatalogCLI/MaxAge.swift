@@ -22,14 +22,18 @@ struct MaxAge: Equatable {
         self.text = text
     }
 
-    /// `--max-age`, else `$CATALOG_MAX_AGE`, else none.
-    static func from(_ arguments: ParsedArguments, _ environment: [String: String]) throws -> MaxAge? {
-        if let text = arguments.value("max-age") {
-            guard let age = MaxAge(text) else {
-                throw UsageError(message: "--max-age expects a number and a unit (s, m, h, d, w), like 36h or 2d, got '\(text)'")
-            }
-            return age
+    /// `--max-age` as given, or nil.
+    static func from(_ arguments: ParsedArguments) throws -> MaxAge? {
+        guard let text = arguments.value("max-age") else { return nil }
+        guard let age = MaxAge(text) else {
+            throw UsageError(message: "--max-age expects a number and a unit (s, m, h, d, w), like 36h or 2d, got '\(text)'")
         }
+        return age
+    }
+
+    /// `option` (`--max-age`), else `$CATALOG_MAX_AGE`, else none.
+    static func resolve(_ option: MaxAge?, _ environment: [String: String]) throws -> MaxAge? {
+        if let option { return option }
         guard let text = environment["CATALOG_MAX_AGE"], !text.isEmpty else { return nil }
         guard let age = MaxAge(text) else {
             throw CLIError("CATALOG_MAX_AGE expects a number and a unit (s, m, h, d, w), like 36h or 2d, got '\(text)'")

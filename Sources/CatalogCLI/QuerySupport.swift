@@ -13,12 +13,17 @@ enum QuerySupport {
     /// The catalogue, read-only, once it is known to be fresh enough: past `--max-age` (or
     /// `$CATALOG_MAX_AGE`) a query fails rather than answer from a dead nightly job's data; a table
     /// on a terminal says so on stderr once the catalogue is a week old.
-    static func queries(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CatalogQueries {
-        let queries = try CatalogueLocation.openForReading(arguments, context).queries
-        let maxAge = try MaxAge.from(arguments, context.environment)
-        let showsTable = context.stdoutIsTerminal && (try? OutputFormat.from(arguments, context)) == .table
+    static func queries(_ options: QueryOptions, _ context: CommandContext) throws -> CatalogQueries {
+        try queries(at: options.database, maxAge: options.maxAge,
+                    showsTable: context.stdoutIsTerminal && options.format == .table, context)
+    }
+
+    /// ``queries(_:_:)`` for a command with other output options (`report`).
+    static func queries(at path: String, maxAge option: MaxAge?, showsTable: Bool,
+                        _ context: CommandContext) throws -> CatalogQueries {
+        let queries = try Catalogue.openForReading(path: path).queries
+        let maxAge = try MaxAge.resolve(option, context.environment)
         guard maxAge != nil || showsTable else { return queries }
-        let path = CatalogueLocation.path(arguments, context.environment)
         let last = try queries.lastSuccessfulIngest()
         let age = last.map { Date().timeIntervalSince($0) }
         if let maxAge, age.map({ $0 > Double(maxAge.seconds) }) ?? true {
@@ -32,40 +37,38 @@ enum QuerySupport {
         return queries
     }
 
-    static func print(_ records: [JSONValue], columns: [Column], _ arguments: ParsedArguments,
-                      _ context: CommandContext) throws {
-        let format = try OutputFormat.from(arguments, context)
+    static func print(_ records: [JSONValue], columns: [Column], _ options: QueryOptions,
+                      _ context: CommandContext) {
         // Nothing to show prints nothing (a cron job mails whatever reaches stdout), except JSON's
         // `[]`, which a script parses; a person at a terminal gets a hint on stderr instead.
-        guard !records.isEmpty || format == .json else {
+        guard !records.isEmpty || options.format == .json else {
             if context.stderrIsTerminal { context.err("(no results)\n") }
             return
         }
-        context.out(context.printer(format, columns).render(records))
+        context.out(context.printer(options.format, columns).render(records))
     }
 
     /// Prints the rows `produce` hands to its stream as they come (see ``RowStream``); returns how
     /// many there were.
     @discardableResult
-    static func stream(columns: [Column], _ arguments: ParsedArguments, _ context: CommandContext,
+    static func stream(columns: [Column], _ options: QueryOptions, _ context: CommandContext,
                        _ produce: (inout RowStream) throws -> Void) throws -> Int {
-        var stream = RowStream(format: try OutputFormat.from(arguments, context), columns: columns, context: context)
+        var stream = RowStream(format: options.format, columns: columns, context: context)
         try produce(&stream)
         stream.finish()
         return stream.rowCount
     }
 
     /// Prints one object: pretty JSON, one line for ndjson, `key: value` lines for tables.
-    static func printObject(_ object: JSONValue, _ arguments: ParsedArguments, _ context: CommandContext) throws {
-        switch try OutputFormat.from(arguments, context) {
+    static func printObject(_ object: JSONValue, _ options: QueryOptions, _ context: CommandContext) {
+        switch options.format {
         case .json: context.out(object.serialized(pretty: true) + "\n")
         case .ndjson: context.out(object.serialized() + "\n")
         case .csv:
             guard case .object(let pairs) = object else { return }
             context.out(CSVRenderer.render([object], columns: pairs.map { Column(key: $0.0, header: $0.0) }))
         case .table:
-            let now = try arguments.date("as-of") ?? Date()
-            context.out(InspectView(now: now, color: context.useColor).render(object, width: context.terminalWidth))
+            context.out(InspectView(now: options.asOf, color: context.useColor).render(object, width: context.terminalWidth))
         }
     }
 

@@ -35,19 +35,10 @@ enum BuildsCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        var filter = CatalogQueries.BuildFilter()
-        filter.bundleID = arguments.positionals.first
-        filter.shortVersion = arguments.value("version")
-        filter.build = arguments.value("build")
-        filter.teamID = arguments.value("team")
-        filter.profileUUID = arguments.value("profile")
-        filter.since = try arguments.date("since")
-        filter.presence = try QuerySupport.presence(arguments)
-        filter.now = try arguments.date("as-of") ?? Date()
-        if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
-        let queries = try QuerySupport.queries(arguments, context)
-        try QuerySupport.stream(columns: columns, arguments, context) { stream in
-            try queries.forEachBuild(filter) { stream.write($0.output(now: filter.now)) }
+        let options = try BuildsOptions(arguments, context)
+        let queries = try QuerySupport.queries(options.query, context)
+        try QuerySupport.stream(columns: columns, options.query, context) { stream in
+            try queries.forEachBuild(options.filter) { stream.write($0.output(now: options.filter.now)) }
         }
         return 0
     }

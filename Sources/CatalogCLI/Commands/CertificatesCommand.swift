@@ -37,37 +37,10 @@ enum CertificatesCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        var filter = CatalogQueries.CertificateFilter()
-        filter.now = try arguments.date("as-of") ?? Date()
-        let days = try arguments.integer("days", default: 30, range: 0...36_500)
-        if arguments.value("days") != nil && !arguments.flag("expiring") {
-            throw UsageError(message: "--days needs --expiring")
-        }
-        if arguments.flag("expiring") {
-            filter.notAfterFrom = filter.now
-            filter.notAfterTo = filter.now.addingTimeInterval(Double(days) * 86_400)
-        }
-        filter.teamID = arguments.value("team")
-        let typed = arguments.all("type")
-        if !typed.isEmpty {
-            filter.types = try typed.map { text in
-                guard let type = CertificateType.allCases.first(where: {
-                    $0.rawValue.lowercased() == text.lowercased() || slug($0) == text.lowercased()
-                }) else {
-                    throw UsageError(message: "--type must be one of \(CertificateType.allCases.map(slug).joined(separator: ", ")), got '\(text)'")
-                }
-                return type
-            }
-        }
-        switch (arguments.flag("expired"), arguments.flag("valid")) {
-        case (true, true): throw UsageError(message: "--expired and --valid exclude each other")
-        case (true, false): filter.expired = true
-        case (false, true): filter.expired = false
-        case (false, false): break
-        }
-        filter.nameContains = arguments.value("name")
-        let records = try QuerySupport.queries(arguments, context).certificates(filter).map { $0.output(now: filter.now) }
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        let options = try CertificatesOptions(arguments, context)
+        let records = try QuerySupport.queries(options.query, context).certificates(options.filter)
+            .map { $0.output(now: options.filter.now) }
+        QuerySupport.print(records, columns: columns, options.query, context)
         return 0
     }
 }

@@ -11,11 +11,8 @@ enum CompletionsCommand: Command {
     static let options: [OptionSpec] = []
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let text = arguments.positionals[0]
-        guard let shell = ShellCompletion(rawValue: text) else {
-            throw UsageError(message: "<shell> must be one of bash, zsh, fish, got '\(text)'")
-        }
-        context.out(shell.script(for: CatalogCommand.commands))
+        let options = try CompletionsOptions(arguments)
+        context.out(options.shell.script(for: CatalogCommand.commands))
         return ExitStatus.success
     }
 }

@@ -17,11 +17,10 @@ enum DecodeCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let format = try arguments.choice("format", among: ["json", "table"]) ?? "json"
-        if arguments.flag("json"), format != "json" { throw UsageError(message: "--json conflicts with --format \(format)") }
+        let options = try DecodeOptions(arguments)
         var objects: [JSONValue] = []
         var failed = false
-        for path in arguments.positionals {
+        for path in options.paths {
             do {
                 let decoded = try FileDecoder.decode(path: path)
                 for warning in decoded.warnings {
@@ -33,10 +32,10 @@ enum DecodeCommand: Command {
                 context.err("error: \(path): \(TextSanitizer.terminalSafe(error.message))\n")
             }
         }
-        if format == "table" {
+        if options.format == .table {
             let view = InspectView(now: Date(), color: context.useColor)
             context.out(objects.map { view.render($0, width: context.terminalWidth) }.joined(separator: "\n"))
-        } else if arguments.positionals.count == 1 {
+        } else if options.paths.count == 1 {
             if let object = objects.first { context.out(object.serialized(pretty: true) + "\n") }
         } else {
             context.out(JSONValue.array(objects).serialized(pretty: true) + "\n")

@@ -16,31 +16,32 @@ enum DevicesCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let queries = try QuerySupport.queries(arguments, context)
-        if let udid = arguments.positionals.first {
+        let options = try DevicesOptions(arguments, context)
+        let queries = try QuerySupport.queries(options.query, context)
+        if let udid = options.udid {
             var filter = CatalogQueries.ProfileFilter()
             filter.udid = udid
-            filter.now = try arguments.date("as-of") ?? Date()
+            filter.now = options.query.asOf
             let profiles = try queries.profiles(filter).map { $0.output(now: filter.now) }
             var buildFilter = CatalogQueries.BuildFilter()
             buildFilter.installableBy = udid
             buildFilter.now = filter.now
             let builds = try queries.builds(buildFilter).map { $0.output(now: filter.now) }
-            if try OutputFormat.from(arguments, context) == .table {
-                try QuerySupport.print(profiles, columns: QuerySupport.profileColumns, arguments, context)
+            if options.query.format == .table {
+                QuerySupport.print(profiles, columns: QuerySupport.profileColumns, options.query, context)
                 if !builds.isEmpty {
                     context.out("\nBuilds this device can install:\n")
-                    try QuerySupport.print(builds, columns: BuildsCommand.columns, arguments, context)
+                    QuerySupport.print(builds, columns: BuildsCommand.columns, options.query, context)
                 }
             } else {
                 // One list for scripts, `type` telling profiles from builds; CSV gets every column of both.
                 let keys = Set(QuerySupport.profileColumns.map(\.key))
                 let columns = [Column(key: "type", header: "TYPE")] + QuerySupport.profileColumns
                     + BuildsCommand.columns.filter { !keys.contains($0.key) }
-                try QuerySupport.print(profiles + builds, columns: columns, arguments, context)
+                QuerySupport.print(profiles + builds, columns: columns, options.query, context)
             }
         } else {
-            try QuerySupport.print(try queries.devices().map(\.output), columns: columns, arguments, context)
+            QuerySupport.print(try queries.devices().map(\.output), columns: columns, options.query, context)
         }
         return 0
     }

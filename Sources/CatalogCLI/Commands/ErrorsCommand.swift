@@ -19,9 +19,9 @@ enum ErrorsCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let run = arguments.value("run") == nil ? nil : Int64(try arguments.integer("run", default: 0, range: 1...Int(Int32.max)))
-        try QuerySupport.print(try QuerySupport.queries(arguments, context).errors(runID: run).map(\.output),
-                               columns: columns, arguments, context)
+        let options = try ErrorsOptions(arguments, context)
+        QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID).map(\.output),
+                           columns: columns, options.query, context)
         return 0
     }
 }

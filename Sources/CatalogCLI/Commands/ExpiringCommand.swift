@@ -58,29 +58,28 @@ enum ExpiringCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let days = try arguments.integer("days", default: 30, range: 0...36_500)
-        let now = try arguments.date("as-of") ?? Date()
-        let end = now.addingTimeInterval(Double(days) * 86_400)
-        if arguments.flag("builds") { return try runBuilds(arguments, context, now: now, end: end) }
-        let scope: CatalogQueries.LocationScope = arguments.flag("all-locations") ? .anyLive : .installed
+        let options = try ExpiringOptions(arguments, context)
+        if options.builds { return try runBuilds(options, context) }
+        let now = options.query.asOf
+        let scope: CatalogQueries.LocationScope = options.allLocations ? .anyLive : .installed
         var filter = CatalogQueries.ProfileFilter()
         filter.scope = scope
-        filter.teamID = arguments.value("team")
-        filter.kind = try QuerySupport.kind(arguments)
-        filter.expiringBy = end
-        filter.expired = arguments.flag("include-expired") ? nil : false
+        filter.teamID = options.teamID
+        filter.kind = options.kind
+        filter.expiringBy = options.end
+        filter.expired = options.includeExpired ? nil : false
         filter.now = now
-        filter.superseded = arguments.flag("include-superseded") ? nil : false
-        let queries = try QuerySupport.queries(arguments, context)
+        filter.superseded = options.includeSuperseded ? nil : false
+        let queries = try QuerySupport.queries(options.query, context)
         // `--kind` names a profile kind: certificates have none.
-        let certificates = filter.kind != nil ? [] : try queries.expiringCertificates(
-            from: now, to: end, includeExpired: arguments.flag("include-expired"), scope: scope, teamID: filter.teamID)
-        let shown = arguments.flag("include-superseded")
+        let certificates = options.kind != nil ? [] : try queries.expiringCertificates(
+            from: now, to: options.end, includeExpired: options.includeExpired, scope: scope, teamID: options.teamID)
+        let shown = options.includeSuperseded
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
         // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
         // instant: the few certificates are read first, and each is written before the first
         // profile that expires after it, as the profiles stream by.
-        let listed = try QuerySupport.stream(columns: shown, arguments, context) { stream in
+        let listed = try QuerySupport.stream(columns: shown, options.query, context) { stream in
             var pending = certificates[...]
             try queries.forEachProfile(filter) { profile in
                 let expires = profile.effectiveExpirationDate ?? .distantPast
@@ -92,27 +91,25 @@ enum ExpiringCommand: Command {
             }
             for certificate in pending { stream.write(certificate.output(now: now)) }
         }
-        return arguments.flag("exit-code") && listed > 0 ? ExitStatus.found : ExitStatus.success
+        return options.exitCode && listed > 0 ? ExitStatus.found : ExitStatus.success
     }
 
     /// `expiring --builds`: present builds whose embedded profile's effective expiry (the profile's
     /// or its certificate's) falls in the window. A renewal does not help a build already made, so
     /// superseded profiles count here.
-    static func runBuilds(_ arguments: ParsedArguments, _ context: CommandContext, now: Date, end: Date) throws -> Int32 {
-        for option in ["kind", "all-locations", "include-superseded"] where arguments.flag(option) || arguments.value(option) != nil {
-            throw UsageError(message: "--\(option) does not apply to --builds")
-        }
+    static func runBuilds(_ options: ExpiringOptions, _ context: CommandContext) throws -> Int32 {
+        let now = options.query.asOf
         var filter = CatalogQueries.BuildFilter()
-        filter.teamID = arguments.value("team")
+        filter.teamID = options.teamID
         filter.now = now
-        filter.launchesUntilBy = end
-        filter.launchesFrom = arguments.flag("include-expired") ? nil : now
+        filter.launchesUntilBy = options.end
+        filter.launchesFrom = options.includeExpired ? nil : now
         // Soonest first, as profiles are; the store's order (by app and version) breaks ties.
-        let builds = try QuerySupport.queries(arguments, context).builds(filter).enumerated().sorted {
+        let builds = try QuerySupport.queries(options.query, context).builds(filter).enumerated().sorted {
             ($0.element.launchesUntil ?? .distantPast, $0.offset) < ($1.element.launchesUntil ?? .distantPast, $1.offset)
         }.map(\.element)
         let records = builds.map { $0.output(now: now) }
-        try QuerySupport.print(records, columns: buildColumns, arguments, context)
-        return arguments.flag("exit-code") && !records.isEmpty ? ExitStatus.found : ExitStatus.success
+        QuerySupport.print(records, columns: buildColumns, options.query, context)
+        return options.exitCode && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 }

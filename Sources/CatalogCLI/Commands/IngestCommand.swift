@@ -32,8 +32,9 @@ enum IngestCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let roots = try resolveRoots(arguments.positionals, context)
-        let dbPath = CatalogueLocation.path(arguments, context.environment)
+        let options = IngestCommandOptions(arguments, context)
+        let roots = try resolveRoots(options.paths, context)
+        let dbPath = options.database
         do {
             try FileManager.default.createDirectory(atPath: (dbPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
@@ -42,17 +43,17 @@ enum IngestCommand: Command {
         }
         // A second ingest waits for the first rather than failing at once.
         let catalogue = try Catalogue.openForWriting(path: dbPath, busyTimeout: 120)
-        var options = IngestOptions(roots: roots, excludes: arguments.all("exclude"), full: arguments.flag("full"))
+        var ingestOptions = IngestOptions(roots: roots, excludes: options.excludes, full: options.full)
         #if CATALOG_TEST_HOOKS
         if let text = context.environment["CATALOG_TEST_KILL_AFTER_WRITES"], let limit = Int(text) {
-            options.crashAfterWrites = limit
+            ingestOptions.crashAfterWrites = limit
         }
         if let text = context.environment["CATALOG_TEST_STOP_AFTER_WRITES"], let limit = Int(text) {
-            options.stopAfterWrites = limit
+            ingestOptions.stopAfterWrites = limit
         }
         #endif
-        let showProgress = context.stderrIsTerminal && !arguments.flag("quiet")
-        let ingester = Ingester(catalogue: catalogue, options: options)
+        let showProgress = context.stderrIsTerminal && !options.quiet
+        let ingester = Ingester(catalogue: catalogue, options: ingestOptions)
         let outcome = Result { () throws -> IngestReport in
             try ingester.run(warning: { path, message in
                     context.err((showProgress ? "\r\u{1B}[K" : "") + "warning: \(TextSanitizer.terminalSafe(path)): \(TextSanitizer.terminalSafe(message))\n")
@@ -69,14 +70,14 @@ enum IngestCommand: Command {
         CatalogueLocation.leaveReadableByReaders(catalogue, context, clearLine: showProgress)
         let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }
-        if !arguments.flag("quiet") { context.err(report.summary + "\n") }
+        if !options.quiet { context.err(report.summary + "\n") }
         // Said last, after the summary, so a cron mail ends with why the run failed.
         for (root, message) in report.failedRoots {
             context.err("error: \(TextSanitizer.terminalSafe(root)): \(TextSanitizer.terminalSafe(message)); "
                         + "nothing under it was marked removed\n")
         }
         if !report.failedRoots.isEmpty { return ExitStatus.failure }
-        return arguments.flag("strict") && !report.errors.isEmpty ? ExitStatus.failure : ExitStatus.success
+        return options.strict && !report.errors.isEmpty ? ExitStatus.failure : ExitStatus.success
     }
 
     /// The given paths made absolute, or the standard folders that exist. A given path that does not

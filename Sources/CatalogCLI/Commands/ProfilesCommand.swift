@@ -34,16 +34,10 @@ enum ProfilesCommand: Command {
     ] + QuerySupport.presenceOptions("profiles")
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        var filter = try profileFilter(arguments)
-        switch (try QuerySupport.presence(arguments), arguments.flag("installed")) {
-        case (.present, false): filter.scope = .anyLive
-        case (.present, true): filter.scope = .installed
-        case (.removed, false): filter.scope = .removed
-        case (.any, false): filter.scope = .any
-        case (_, true): throw UsageError(message: "--installed lists present profiles: it excludes --removed and --include-removed")
-        }
-        let queries = try QuerySupport.queries(arguments, context)
-        if let certificate = arguments.value("certificate") {
+        let options = try ProfilesOptions(arguments, context)
+        var filter = options.filter
+        let queries = try QuerySupport.queries(options.query, context)
+        if let certificate = options.certificate {
             filter.certificateSHA1s = try QuerySupport.certificateSHA1s(certificate, queries)
         }
         var columns = QuerySupport.profileColumns
@@ -51,51 +45,11 @@ enum ProfilesCommand: Command {
            let index = columns.firstIndex(where: { $0.key == "bundle_id" }) {
             columns.insert(Column(key: "bundle_id_match", header: "MATCH"), at: index + 1)
         }
-        try QuerySupport.stream(columns: columns, arguments, context) { stream in
+        try QuerySupport.stream(columns: columns, options.query, context) { stream in
             try queries.forEachProfile(filter) { stream.write($0.output(now: filter.now)) }
         }
         return 0
     }
 
     static let signatureStatuses = ProfileSignature.Status.allCases.map(\.rawValue) + ["unchecked"]
-
-    static func profileFilter(_ arguments: ParsedArguments) throws -> CatalogQueries.ProfileFilter {
-        var filter = CatalogQueries.ProfileFilter()
-        filter.teamID = arguments.value("team")
-        filter.bundleID = arguments.value("bundle-id")
-        if arguments.flag("exact") {
-            guard filter.bundleID != nil else { throw UsageError(message: "--exact goes with --bundle-id") }
-            filter.exactBundleID = true
-        }
-        filter.kind = try QuerySupport.kind(arguments)
-        filter.platform = try QuerySupport.platform(arguments)
-        if arguments.flag("expired") && arguments.flag("valid") {
-            throw UsageError(message: "--expired and --valid exclude each other")
-        }
-        if arguments.flag("expired") { filter.expired = true }
-        if arguments.flag("valid") { filter.expired = false }
-        filter.now = try arguments.date("as-of") ?? Date()
-        filter.udid = arguments.value("device")
-        if let entitlement = arguments.value("entitlement") {
-            if let equals = entitlement.firstIndex(of: "=") {
-                filter.entitlementKey = String(entitlement[..<equals])
-                filter.entitlementValue = String(entitlement[entitlement.index(after: equals)...])
-            } else {
-                filter.entitlementKey = entitlement
-            }
-        }
-        filter.nameContains = arguments.value("name")
-        if arguments.flag("superseded") && arguments.flag("current") {
-            throw UsageError(message: "--superseded and --current exclude each other")
-        }
-        if arguments.flag("superseded") { filter.superseded = true }
-        if arguments.flag("current") { filter.superseded = false }
-        switch try arguments.choice("signature", among: signatureStatuses) {
-        case "unchecked": filter.signatureUnchecked = true
-        case let status?: filter.signature = ProfileSignature.Status(rawValue: status)
-        case nil: break
-        }
-        if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
-        return filter
-    }
 }

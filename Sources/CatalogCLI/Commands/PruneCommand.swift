@@ -39,21 +39,18 @@ enum PruneCommand: Command {
     enum Mode { case dryRun, trash, delete }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        if arguments.flag("apply") && arguments.flag("delete") {
-            throw UsageError(message: "--apply (trash) and --delete exclude each other")
-        }
-        let mode: Mode = arguments.flag("delete") ? .delete : arguments.flag("apply") ? .trash : .dryRun
-        let both = !arguments.flag("expired") && !arguments.flag("superseded")
-        let wantExpired = both || arguments.flag("expired")
-        let wantSuperseded = both || arguments.flag("superseded")
-        let now = try arguments.date("as-of") ?? Date()
+        let options = try PruneOptions(arguments, context)
+        let mode = options.mode
+        let wantExpired = options.expired
+        let wantSuperseded = options.superseded
+        let now = options.query.asOf
         // Catalogued paths are stored under each root's on-disk spelling (symlinks resolved, the
         // file system's case): compare in that spelling too.
-        let roots = RootResolver.resolve(try self.roots(arguments.positionals, context), using: SystemPathResolver()).map(\.path)
+        let roots = RootResolver.resolve(try self.roots(options.paths, context), using: SystemPathResolver()).map(\.path)
 
         let catalogue = mode == .dryRun
-            ? try CatalogueLocation.openForReading(arguments, context)
-            : try Catalogue.openForWriting(path: CatalogueLocation.path(arguments, context.environment), mustExist: true)
+            ? try Catalogue.openForReading(path: options.query.database)
+            : try Catalogue.openForWriting(path: options.query.database, mustExist: true)
         // A prune that writes opened the catalogue in WAL mode: leave it readable by readers after.
         defer { if mode != .dryRun { CatalogueLocation.leaveReadableByReaders(catalogue, context) } }
         let candidates = try catalogue.queries.pruneCandidates(now: now).filter { candidate in
@@ -115,7 +112,7 @@ enum PruneCommand: Command {
         if !pruned.isEmpty {
             try catalogue.recordPruned(pruned, at: Date())
         }
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        QuerySupport.print(records, columns: columns, options.query, context)
         return failed ? ExitStatus.failure : ExitStatus.success
     }
 

@@ -25,16 +25,12 @@ enum ReportCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let days = try arguments.integer("days", default: 90, range: 1...3_650)
-        let asOf = try arguments.date("as-of") ?? Date()
-        let format = try arguments.choice("format", among: ["markdown", "html"])
-        let htmlFile = arguments.value("html")
-        if htmlFile != nil, format != nil { throw UsageError(message: "--html writes a file; it excludes --format") }
-        let queries = try QuerySupport.queries(arguments, context)
-        let data = try ReportData.load(queries, asOf: asOf, days: days, teamID: arguments.value("team"),
-                                       catalogue: CatalogueLocation.path(arguments, context.environment))
-        if let htmlFile {
-            let path = CatalogueLocation.absolute(htmlFile)
+        let options = try ReportOptions(arguments, context)
+        let queries = try QuerySupport.queries(at: options.database, maxAge: options.maxAge, showsTable: false, context)
+        let data = try ReportData.load(queries, asOf: options.asOf, days: options.days, teamID: options.teamID,
+                                       catalogue: options.database)
+        switch options.output {
+        case .htmlFile(let path):
             do {
                 try Data(HTMLReport(data: data, version: CatalogCommand.version).render().utf8)
                     .write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -42,9 +38,9 @@ enum ReportCommand: Command {
                 throw CLIError("cannot write \(path): \(error.localizedDescription)")
             }
             context.err("wrote \(TextSanitizer.terminalSafe(path))\n")
-        } else if format == "html" {
+        case .html:
             context.out(HTMLReport(data: data, version: CatalogCommand.version).render())
-        } else {
+        case .markdown:
             context.out(MarkdownReport(data: data).render())
         }
         return ExitStatus.success

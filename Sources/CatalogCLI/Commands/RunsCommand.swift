@@ -27,9 +27,9 @@ enum RunsCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let limit = try arguments.integer("limit", default: 20, range: 1...Int(Int32.max))
-        try QuerySupport.print(try QuerySupport.queries(arguments, context).runs(limit: limit).map(\.output),
-                               columns: columns, arguments, context)
+        let options = try RunsOptions(arguments, context)
+        QuerySupport.print(try QuerySupport.queries(options.query, context).runs(limit: options.limit).map(\.output),
+                           columns: columns, options.query, context)
         return 0
     }
 }

@@ -15,13 +15,14 @@ enum ShowCommand: Command {
     static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let target = arguments.positionals[0]
-        let queries = try QuerySupport.queries(arguments, context)
+        let options = try ShowOptions(arguments, context)
+        let target = options.profile
+        let queries = try QuerySupport.queries(options.query, context)
         let uuid = try resolve(target, queries)
         guard let detail = try queries.profileDetail(uuid: uuid) else {
             throw CLIError("no profile '\(target)' in the catalogue")
         }
-        try QuerySupport.printObject(detail.output(now: try arguments.date("as-of") ?? Date()), arguments, context)
+        QuerySupport.printObject(detail.output(now: options.query.asOf), options.query, context)
         return 0
     }
 

@@ -10,10 +10,9 @@ enum StatsCommand: Command {
     static let options = QuerySupport.commonOptions
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let queries = try QuerySupport.queries(arguments, context)
-        let stats = try queries.stats()
-        try QuerySupport.printObject(stats.output(database: CatalogueLocation.path(arguments, context.environment), now: Date()),
-                                     arguments, context)
+        let options = try QueryOptions(arguments, context)
+        let stats = try QuerySupport.queries(options, context).stats()
+        QuerySupport.printObject(stats.output(database: options.database, now: Date()), options, context)
         return 0
     }
 }

@@ -25,9 +25,10 @@ enum VerifyCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let options = try VerifyOptions(arguments, context)
         var queries: CatalogQueries?
         var records: [JSONValue] = []
-        for target in arguments.positionals {
+        for target in options.targets {
             if FileManager.default.fileExists(atPath: target) {
                 records.append(verifyFile(target))
                 continue
@@ -36,7 +37,7 @@ enum VerifyCommand: Command {
                 records.append(record(path: target, uuid: nil, .error, "no such file, and not a profile UUID", der: nil, source: "file"))
                 continue
             }
-            if queries == nil { queries = try QuerySupport.queries(arguments, context) }
+            if queries == nil { queries = try QuerySupport.queries(options.query, context) }
             guard let stored = try queries!.storedSignature(uuid: target) else {
                 records.append(record(path: nil, uuid: target.uppercased(), .error, "no profile \(target.uppercased()) in the catalogue",
                                       der: nil, source: "catalogue"))
@@ -51,7 +52,7 @@ enum VerifyCommand: Command {
                                       der: stored.derProfile?.rawValue, source: "catalogue"))
             }
         }
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        QuerySupport.print(records, columns: columns, options.query, context)
         let allVerified = records.allSatisfy { $0["signature"] == .string(ProfileSignature.Status.verified.rawValue) }
         return allVerified ? 0 : 1
     }

@@ -20,9 +20,10 @@ enum VersionsCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let records = try QuerySupport.queries(arguments, context)
-            .versions(bundleID: arguments.positionals[0], presence: try QuerySupport.presence(arguments)).map(\.output)
-        try QuerySupport.print(records, columns: columns, arguments, context)
+        let options = try VersionsOptions(arguments, context)
+        let records = try QuerySupport.queries(options.query, context)
+            .versions(bundleID: options.bundleID, presence: options.presence).map(\.output)
+        QuerySupport.print(records, columns: columns, options.query, context)
         return 0
     }
 }

@@ -1,0 +1,24 @@
+import CatalogStore
+import Foundation
+
+/// `catalog builds`'s options, parsed and checked once into the store's filter.
+struct BuildsOptions {
+    var query: QueryOptions
+    /// The filters; `now` is `--as-of`.
+    var filter: CatalogQueries.BuildFilter
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        var filter = CatalogQueries.BuildFilter()
+        filter.bundleID = arguments.positionals.first
+        filter.shortVersion = arguments.value("version")
+        filter.build = arguments.value("build")
+        filter.teamID = arguments.value("team")
+        filter.profileUUID = arguments.value("profile")
+        filter.since = try arguments.date("since")
+        filter.presence = try QuerySupport.presence(arguments)
+        query = try QueryOptions(arguments, context)
+        filter.now = query.asOf
+        if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
+        self.filter = filter
+    }
+}

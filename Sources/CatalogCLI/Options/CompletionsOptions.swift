@@ -1,0 +1,12 @@
+/// `catalog completions`'s only argument: the shell.
+struct CompletionsOptions {
+    var shell: ShellCompletion
+
+    init(_ arguments: ParsedArguments) throws {
+        let text = arguments.positionals[0]
+        guard let shell = ShellCompletion(rawValue: text) else {
+            throw UsageError(message: "<shell> must be one of bash, zsh, fish, got '\(text)'")
+        }
+        self.shell = shell
+    }
+}

@@ -1,0 +1,13 @@
+/// `catalog decode`'s options: JSON (default) or a readable summary, and the files.
+struct DecodeOptions {
+    /// `.json` or `.table`; decode has no other formats.
+    var format: OutputFormat
+    var paths: [String]
+
+    init(_ arguments: ParsedArguments) throws {
+        let text = try arguments.choice("format", among: ["json", "table"]) ?? "json"
+        if arguments.flag("json"), text != "json" { throw UsageError(message: "--json conflicts with --format \(text)") }
+        format = text == "table" ? .table : .json
+        paths = arguments.positionals
+    }
+}

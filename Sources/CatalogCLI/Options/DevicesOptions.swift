@@ -1,0 +1,11 @@
+/// `catalog devices`'s options: the common ones and the device to look up, if any.
+struct DevicesOptions {
+    var query: QueryOptions
+    /// List the profiles and builds of this device instead of every device.
+    var udid: String?
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        query = try QueryOptions(arguments, context)
+        udid = arguments.positionals.first
+    }
+}

@@ -1,0 +1,25 @@
+/// `catalog ingest`'s options, parsed once. (Named apart from CatalogIngest's `IngestOptions`,
+/// what the ingester is given, which the command builds from these and the resolved roots.)
+struct IngestCommandOptions {
+    /// The catalogue file, absolute.
+    var database: String
+    /// The paths to walk as typed; none: the standard Xcode folders that exist.
+    var paths: [String]
+    /// `.gitignore`-style patterns of entries to skip.
+    var excludes: [String]
+    /// Re-read every file, ignoring the incremental index.
+    var full: Bool
+    /// Exit 1 when any file failed to decode.
+    var strict: Bool
+    /// No summary line and no progress.
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) {
+        database = CatalogueLocation.path(arguments, context.environment)
+        paths = arguments.positionals
+        excludes = arguments.all("exclude")
+        full = arguments.flag("full")
+        strict = arguments.flag("strict")
+        quiet = arguments.flag("quiet")
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// The options every query command shares, parsed once: where the catalogue is (`--db`, else
+/// `$CATALOG_DB`, else the data folder), how to print (`--format`/`--json`, else table on a terminal
+/// and JSON elsewhere), how old the last ingest may be (`--max-age`) and the date days are counted
+/// from (`--as-of`, else now). A command that does not take `--max-age` or `--as-of` gets nil and now.
+struct QueryOptions {
+    /// The catalogue file, absolute.
+    var database: String
+    var format: OutputFormat
+    /// `--max-age` as given; `$CATALOG_MAX_AGE` is consulted only when the catalogue is opened
+    /// (``QuerySupport/queries(_:_:)``), so a command that never opens it ignores a bad one.
+    var maxAge: MaxAge?
+    var asOf: Date
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        database = CatalogueLocation.path(arguments, context.environment)
+        format = try OutputFormat.from(arguments, context)
+        maxAge = try MaxAge.from(arguments)
+        asOf = try arguments.date("as-of") ?? Date()
+    }
+}

@@ -1,0 +1,11 @@
+/// `catalog show`'s options: the common ones and the profile asked for.
+struct ShowOptions {
+    var query: QueryOptions
+    /// A UUID, a path or a name, as typed (``ShowCommand/resolve(_:_:)`` finds the UUID).
+    var profile: String
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        profile = arguments.positionals[0]
+        query = try QueryOptions(arguments, context)
+    }
+}

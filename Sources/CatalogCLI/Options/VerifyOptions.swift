@@ -1,0 +1,11 @@
+/// `catalog verify`'s options: the common ones and what to verify.
+struct VerifyOptions {
+    var query: QueryOptions
+    /// Files, bundles or archives, or catalogued profile UUIDs, as typed.
+    var targets: [String]
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        query = try QueryOptions(arguments, context)
+        targets = arguments.positionals
+    }
+}

@@ -1,0 +1,14 @@
+import CatalogStore
+
+/// `catalog versions`'s options: the common ones, the app and which builds count.
+struct VersionsOptions {
+    var query: QueryOptions
+    var bundleID: String
+    var presence: CatalogQueries.Presence
+
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        bundleID = arguments.positionals[0]
+        query = try QueryOptions(arguments, context)
+        presence = try QuerySupport.presence(arguments)
+    }
+}
