@@ -56,6 +56,17 @@ struct ParsedArguments {
         return date
     }
 
+    /// One of two opposite flags: true for `--yes`, false for `--no`, nil for neither; both is a
+    /// usage error (`--expired`/`--valid`, `--superseded`/`--current`).
+    func either(_ yes: String, or no: String) throws -> Bool? {
+        switch (flag(yes), flag(no)) {
+        case (true, true): throw UsageError(message: "--\(yes) and --\(no) exclude each other")
+        case (true, false): return true
+        case (false, true): return false
+        case (false, false): return nil
+        }
+    }
+
     func choice(_ name: String, among allowed: [String]) throws -> String? {
         guard let text = value(name) else { return nil }
         guard allowed.contains(text) else {

@@ -102,11 +102,10 @@ enum QuerySupport {
     }
 
     static func presence(_ arguments: ParsedArguments) throws -> CatalogQueries.Presence {
-        switch (arguments.flag("removed"), arguments.flag("include-removed")) {
-        case (true, true): throw UsageError(message: "--removed and --include-removed exclude each other")
-        case (true, false): return .removed
-        case (false, true): return .any
-        case (false, false): return .present
+        switch try arguments.either("removed", or: "include-removed") {
+        case true?: return .removed
+        case false?: return .any
+        case nil: return .present
         }
     }
 

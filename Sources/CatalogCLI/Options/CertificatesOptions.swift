@@ -25,12 +25,7 @@ struct CertificatesOptions {
         if !typed.isEmpty {
             filter.types = try typed.map(Self.type(named:))
         }
-        switch (arguments.flag("expired"), arguments.flag("valid")) {
-        case (true, true): throw UsageError(message: "--expired and --valid exclude each other")
-        case (true, false): filter.expired = true
-        case (false, true): filter.expired = false
-        case (false, false): break
-        }
+        filter.expired = try arguments.either("expired", or: "valid")
         filter.nameContains = arguments.value("name")
         self.filter = filter
     }

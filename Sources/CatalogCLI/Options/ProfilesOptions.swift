@@ -21,11 +21,7 @@ struct ProfilesOptions {
         }
         filter.kind = try QuerySupport.kind(arguments)
         filter.platform = try QuerySupport.platform(arguments)
-        if arguments.flag("expired") && arguments.flag("valid") {
-            throw UsageError(message: "--expired and --valid exclude each other")
-        }
-        if arguments.flag("expired") { filter.expired = true }
-        if arguments.flag("valid") { filter.expired = false }
+        filter.expired = try arguments.either("expired", or: "valid")
         filter.udid = arguments.value("device")
         if let entitlement = arguments.value("entitlement") {
             if let equals = entitlement.firstIndex(of: "=") {
@@ -36,11 +32,7 @@ struct ProfilesOptions {
             }
         }
         filter.nameContains = arguments.value("name")
-        if arguments.flag("superseded") && arguments.flag("current") {
-            throw UsageError(message: "--superseded and --current exclude each other")
-        }
-        if arguments.flag("superseded") { filter.superseded = true }
-        if arguments.flag("current") { filter.superseded = false }
+        filter.superseded = try arguments.either("superseded", or: "current")
         switch try arguments.choice("signature", among: ProfilesCommand.signatureStatuses) {
         case "unchecked": filter.signatureUnchecked = true
         case let status?: filter.signature = ProfileSignature.Status(rawValue: status)
