@@ -93,7 +93,7 @@ public enum CatalogCommand {
         }
         do {
             let parsed = try ParsedArguments.parse(rest, options: command.options, positionals: command.arguments)
-            return try command.run(parsed, context)
+            return try command.parseAndRun(parsed, context)
         } catch let error as UsageError {
             return usageError(error.message, usage: command.usage, hint: "catalog \(command.name) --help", context)
         } catch let error as CLIError {

@@ -3,12 +3,14 @@ import Foundation
 /// One `catalog` subcommand: its help text, its options, and `run`, which returns the exit status.
 /// Commands print data to `context.out` and diagnostics to `context.err`.
 protocol Command {
+    /// What `run` is given: the command's options, parsed and checked (``parseAndRun(_:_:)``).
+    associatedtype Options: CommandOptions
     static var name: String { get }
     static var abstract: String { get }
     static var discussion: String? { get }
     static var arguments: [ArgumentSpec] { get }
     static var options: [OptionSpec] { get }
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32
+    static func run(_ options: Options, _ context: CommandContext) throws -> Int32
 }
 
 extension Command {
@@ -18,6 +20,12 @@ extension Command {
     static var allOptions: [OptionSpec] { options + [Self.helpOption] }
 
     static var helpOption: OptionSpec { OptionSpec(name: "help", short: "h", help: "Show help information.") }
+
+    /// Parses `arguments` into the command's options (usage errors thrown before anything runs),
+    /// then runs it.
+    static func parseAndRun(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        try run(Options(arguments, context), context)
+    }
 
     static var usage: String {
         var parts = ["catalog", name]

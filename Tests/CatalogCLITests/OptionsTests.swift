@@ -194,11 +194,11 @@ import Testing
     }
 
     @Test func decodeFormat() throws {
-        #expect(try DecodeOptions(parse(DecodeCommand.self, ["a"])).format == .json)
-        #expect(try DecodeOptions(parse(DecodeCommand.self, ["--format", "table", "a", "b"])).paths == ["a", "b"])
-        #expect(usageMessage { _ = try DecodeOptions(parse(DecodeCommand.self, ["--json", "--format", "table", "a"])) }
+        #expect(try DecodeOptions(parse(DecodeCommand.self, ["a"]), context()).format == .json)
+        #expect(try DecodeOptions(parse(DecodeCommand.self, ["--format", "table", "a", "b"]), context()).paths == ["a", "b"])
+        #expect(usageMessage { _ = try DecodeOptions(parse(DecodeCommand.self, ["--json", "--format", "table", "a"]), context()) }
                 == "--json conflicts with --format table")
-        #expect(usageMessage { _ = try DecodeOptions(parse(DecodeCommand.self, ["--format", "csv", "a"])) }
+        #expect(usageMessage { _ = try DecodeOptions(parse(DecodeCommand.self, ["--format", "csv", "a"]), context()) }
                 == "--format must be one of json, table, got 'csv'")
     }
 }

@@ -34,8 +34,7 @@ enum BuildsCommand: Command {
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try BuildsOptions(arguments, context)
+    static func run(_ options: BuildsOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
         try QuerySupport.stream(columns: columns, options.query, context) { stream in
             try queries.forEachBuild(options.filter) { stream.write($0.output(now: options.filter.now)) }

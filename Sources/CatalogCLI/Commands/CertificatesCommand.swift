@@ -36,8 +36,7 @@ enum CertificatesCommand: Command {
         type.rawValue.lowercased().replacingOccurrences(of: " ", with: "-")
     }
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try CertificatesOptions(arguments, context)
+    static func run(_ options: CertificatesOptions, _ context: CommandContext) throws -> Int32 {
         let records = try QuerySupport.queries(options.query, context).certificates(options.filter)
             .map { $0.output(now: options.filter.now) }
         QuerySupport.print(records, columns: columns, options.query, context)

@@ -10,8 +10,7 @@ enum CompletionsCommand: Command {
     static let arguments = [ArgumentSpec(name: "shell", help: "bash, zsh or fish.", choices: ShellCompletion.allCases.map(\.rawValue))]
     static let options: [OptionSpec] = []
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try CompletionsOptions(arguments)
+    static func run(_ options: CompletionsOptions, _ context: CommandContext) throws -> Int32 {
         context.out(options.shell.script(for: CatalogCommand.commands))
         return ExitStatus.success
     }

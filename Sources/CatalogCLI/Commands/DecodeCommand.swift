@@ -16,8 +16,7 @@ enum DecodeCommand: Command {
         OptionSpec(name: "json", help: "Shorthand for --format json."),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try DecodeOptions(arguments)
+    static func run(_ options: DecodeOptions, _ context: CommandContext) throws -> Int32 {
         var objects: [JSONValue] = []
         var failed = false
         for path in options.paths {

@@ -15,8 +15,7 @@ enum DevicesCommand: Command {
         Column(key: "first_seen", header: "FIRST SEEN", display: RelativeTime.day),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try DevicesOptions(arguments, context)
+    static func run(_ options: DevicesOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
         if let udid = options.udid {
             var filter = CatalogQueries.ProfileFilter()

@@ -18,8 +18,7 @@ enum ErrorsCommand: Command {
         Column(key: "message", header: "ERROR"),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try ErrorsOptions(arguments, context)
+    static func run(_ options: ErrorsOptions, _ context: CommandContext) throws -> Int32 {
         QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID).map(\.output),
                            columns: columns, options.query, context)
         return 0

@@ -57,8 +57,7 @@ enum ExpiringCommand: Command {
         Column(key: "path", header: "PATH"),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try ExpiringOptions(arguments, context)
+    static func run(_ options: ExpiringOptions, _ context: CommandContext) throws -> Int32 {
         if options.builds { return try runBuilds(options, context) }
         let now = options.query.asOf
         let scope: CatalogQueries.LocationScope = options.allLocations ? .anyLive : .installed

@@ -31,8 +31,7 @@ enum IngestCommand: Command {
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = IngestCommandOptions(arguments, context)
+    static func run(_ options: IngestCommandOptions, _ context: CommandContext) throws -> Int32 {
         let roots = try resolveRoots(options.paths, context)
         let dbPath = options.database
         do {

@@ -33,8 +33,7 @@ enum ProfilesCommand: Command {
         OptionSpec(name: "limit", value: "n", help: "At most N profiles."),
     ] + QuerySupport.presenceOptions("profiles")
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try ProfilesOptions(arguments, context)
+    static func run(_ options: ProfilesOptions, _ context: CommandContext) throws -> Int32 {
         var filter = options.filter
         let queries = try QuerySupport.queries(options.query, context)
         if let certificate = options.certificate {

@@ -38,8 +38,7 @@ enum PruneCommand: Command {
 
     enum Mode { case dryRun, trash, delete }
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try PruneOptions(arguments, context)
+    static func run(_ options: PruneOptions, _ context: CommandContext) throws -> Int32 {
         let mode = options.mode
         let wantExpired = options.expired
         let wantSuperseded = options.superseded

@@ -24,8 +24,7 @@ enum ReportCommand: Command {
         OptionSpec(name: "format", value: "format", help: "markdown (default) or html, printed to stdout.", choices: ["markdown", "html"]),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try ReportOptions(arguments, context)
+    static func run(_ options: ReportOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(at: options.database, maxAge: options.maxAge, showsTable: false, context)
         let data = try ReportData.load(queries, asOf: options.asOf, days: options.days, teamID: options.teamID,
                                        catalogue: options.database)

@@ -26,8 +26,7 @@ enum RunsCommand: Command {
         Column(key: "roots", header: "ROOTS"),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try RunsOptions(arguments, context)
+    static func run(_ options: RunsOptions, _ context: CommandContext) throws -> Int32 {
         QuerySupport.print(try QuerySupport.queries(options.query, context).runs(limit: options.limit).map(\.output),
                            columns: columns, options.query, context)
         return 0

@@ -14,8 +14,7 @@ enum ShowCommand: Command {
     static let arguments = [ArgumentSpec(name: "profile", help: "A profile UUID (any case), the path of a profile file, or its name\n(exact, else a unique part of it).")]
     static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try ShowOptions(arguments, context)
+    static func run(_ options: ShowOptions, _ context: CommandContext) throws -> Int32 {
         let target = options.profile
         let queries = try QuerySupport.queries(options.query, context)
         let uuid = try resolve(target, queries)

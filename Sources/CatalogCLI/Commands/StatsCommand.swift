@@ -9,8 +9,7 @@ enum StatsCommand: Command {
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try QueryOptions(arguments, context)
+    static func run(_ options: QueryOptions, _ context: CommandContext) throws -> Int32 {
         let stats = try QuerySupport.queries(options, context).stats()
         QuerySupport.printObject(stats.output(database: options.database, now: Date()), options, context)
         return 0

@@ -24,8 +24,7 @@ enum VerifyCommand: Command {
         Column(key: "path", header: "PATH"),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try VerifyOptions(arguments, context)
+    static func run(_ options: VerifyOptions, _ context: CommandContext) throws -> Int32 {
         var queries: CatalogQueries?
         var records: [JSONValue] = []
         for target in options.targets {

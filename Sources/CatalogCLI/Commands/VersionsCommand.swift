@@ -19,8 +19,7 @@ enum VersionsCommand: Command {
         Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let options = try VersionsOptions(arguments, context)
+    static func run(_ options: VersionsOptions, _ context: CommandContext) throws -> Int32 {
         let records = try QuerySupport.queries(options.query, context)
             .versions(bundleID: options.bundleID, presence: options.presence).map(\.output)
         QuerySupport.print(records, columns: columns, options.query, context)

@@ -2,7 +2,7 @@ import CatalogStore
 import Foundation
 
 /// `catalog builds`'s options, parsed and checked once into the store's filter.
-struct BuildsOptions {
+struct BuildsOptions: CommandOptions {
     var query: QueryOptions
     /// The filters; `now` is `--as-of`.
     var filter: CatalogQueries.BuildFilter

@@ -3,7 +3,7 @@ import CatalogStore
 import Foundation
 
 /// `catalog certificates`'s options, parsed and checked once into the store's filter.
-struct CertificatesOptions {
+struct CertificatesOptions: CommandOptions {
     var query: QueryOptions
     /// The filters; `now` is `--as-of`, the `--expiring` window runs from it.
     var filter: CatalogQueries.CertificateFilter

@@ -1,5 +1,5 @@
 /// `catalog devices`'s options: the common ones and the device to look up, if any.
-struct DevicesOptions {
+struct DevicesOptions: CommandOptions {
     var query: QueryOptions
     /// List the profiles and builds of this device instead of every device.
     var udid: String?

@@ -1,5 +1,5 @@
 /// `catalog errors`'s options: the common ones and `--run N`.
-struct ErrorsOptions {
+struct ErrorsOptions: CommandOptions {
     var query: QueryOptions
     /// Only the errors this run recorded; nil: every file in error now.
     var runID: Int64?

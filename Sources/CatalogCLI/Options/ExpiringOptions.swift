@@ -2,7 +2,7 @@ import CatalogCore
 import Foundation
 
 /// `catalog expiring`'s options, parsed and checked once.
-struct ExpiringOptions {
+struct ExpiringOptions: CommandOptions {
     var query: QueryOptions
     /// The window: from `query.asOf` to `days` days later.
     var days: Int

@@ -1,6 +1,6 @@
 /// `catalog ingest`'s options, parsed once. (Named apart from CatalogIngest's `IngestOptions`,
 /// what the ingester is given, which the command builds from these and the resolved roots.)
-struct IngestCommandOptions {
+struct IngestCommandOptions: CommandOptions {
     /// The catalogue file, absolute.
     var database: String
     /// The paths to walk as typed; none: the standard Xcode folders that exist.

@@ -4,7 +4,7 @@ import Foundation
 
 /// `catalog profiles`'s options, parsed and checked once: every filter but `--certificate`, which
 /// names certificates only the catalogue can resolve.
-struct ProfilesOptions {
+struct ProfilesOptions: CommandOptions {
     var query: QueryOptions
     /// The filters; `now` is `--as-of`, `certificateSHA1s` is left for `certificate`.
     var filter: CatalogQueries.ProfileFilter

@@ -1,5 +1,5 @@
 /// `catalog prune`'s options, parsed and checked once.
-struct PruneOptions {
+struct PruneOptions: CommandOptions {
     /// The catalogue, the output format and `--as-of` (prune takes no `--max-age`).
     var query: QueryOptions
     var mode: PruneCommand.Mode

@@ -4,7 +4,7 @@ import Foundation
 /// `$CATALOG_DB`, else the data folder), how to print (`--format`/`--json`, else table on a terminal
 /// and JSON elsewhere), how old the last ingest may be (`--max-age`) and the date days are counted
 /// from (`--as-of`, else now). A command that does not take `--max-age` or `--as-of` gets nil and now.
-struct QueryOptions {
+struct QueryOptions: CommandOptions {
     /// The catalogue file, absolute.
     var database: String
     var format: OutputFormat

@@ -2,7 +2,7 @@ import Foundation
 
 /// `catalog report`'s options, parsed and checked once. Its `--format` is its own (markdown or
 /// html), so it takes the catalogue and `--max-age` options without ``QueryOptions``.
-struct ReportOptions {
+struct ReportOptions: CommandOptions {
     /// Where the report goes.
     enum Output: Equatable {
         /// Markdown on stdout (the default, `--format markdown`).

@@ -1,5 +1,5 @@
 /// `catalog runs`'s options: the common ones and `--limit`.
-struct RunsOptions {
+struct RunsOptions: CommandOptions {
     var query: QueryOptions
     /// At most this many runs, newest first (default 20).
     var limit: Int

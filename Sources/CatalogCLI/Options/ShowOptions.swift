@@ -1,5 +1,5 @@
 /// `catalog show`'s options: the common ones and the profile asked for.
-struct ShowOptions {
+struct ShowOptions: CommandOptions {
     var query: QueryOptions
     /// A UUID, a path or a name, as typed (``ShowCommand/resolve(_:_:)`` finds the UUID).
     var profile: String

@@ -1,5 +1,5 @@
 /// `catalog verify`'s options: the common ones and what to verify.
-struct VerifyOptions {
+struct VerifyOptions: CommandOptions {
     var query: QueryOptions
     /// Files, bundles or archives, or catalogued profile UUIDs, as typed.
     var targets: [String]

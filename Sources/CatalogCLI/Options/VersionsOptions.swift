@@ -1,7 +1,7 @@
 import CatalogStore
 
 /// `catalog versions`'s options: the common ones, the app and which builds count.
-struct VersionsOptions {
+struct VersionsOptions: CommandOptions {
     var query: QueryOptions
     var bundleID: String
     var presence: CatalogQueries.Presence

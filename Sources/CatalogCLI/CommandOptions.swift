@@ -1,0 +1,6 @@
+/// A command's options and arguments, parsed and checked once, before the command runs: the init
+/// reads `ParsedArguments` and throws `UsageError` for what the user typed wrong; `run` gets only
+/// the result.
+protocol CommandOptions {
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws
+}
