@@ -57,67 +57,97 @@ struct ChainCertificate: Sendable {
         tbs = Array(reader.encoding(of: tbsNode))
         signatureAlgorithmOID = algorithm
         signature = signatureBits
-        var parsed: (serial: [UInt8], issuer: [UInt8], subject: [UInt8], notBefore: Date, notAfter: Date,
-                     key: PublicKeyInfo, isCA: Bool, ski: [UInt8]?, cn: String?, issuerCN: String?)
-        parsed = try reader.sequence(tbsNode, "tbsCertificate") { fields in
-            if let version = fields.readOptional(.contextSpecific(0)) {
-                _ = try reader.integerBytes(try reader.explicit(version, 0, "version"), "version")
+        let fields = try TBSFields.parse(tbsNode, reader)
+        serial = fields.serial
+        issuer = Array(reader.encoding(of: fields.issuer))
+        subject = Array(reader.encoding(of: fields.subject))
+        (notBefore, notAfter) = fields.validity
+        publicKey = fields.publicKey
+        isCA = fields.isCA
+        subjectKeyIdentifier = fields.subjectKeyIdentifier
+        subjectCommonName = try Self.commonName(fields.subject, reader)
+        issuerCommonName = try Self.commonName(fields.issuer, reader)
+    }
+
+    /// The fields of the tbsCertificate that chain building reads, the names still as nodes.
+    ///
+    /// ```
+    /// TBSCertificate ::= SEQUENCE { version [0] EXPLICIT Version DEFAULT v1,
+    ///     serialNumber INTEGER, signature AlgorithmIdentifier, issuer Name, validity Validity,
+    ///     subject Name, subjectPublicKeyInfo SubjectPublicKeyInfo,
+    ///     issuerUniqueID [1] IMPLICIT OPTIONAL, subjectUniqueID [2] IMPLICIT OPTIONAL,
+    ///     extensions [3] EXPLICIT Extensions OPTIONAL }
+    /// ```
+    private struct TBSFields {
+        let serial: [UInt8]
+        let issuer: BERNode
+        let subject: BERNode
+        let validity: (notBefore: Date, notAfter: Date)
+        let publicKey: PublicKeyInfo
+        /// basicConstraints cA, false without the extension.
+        var isCA = false
+        var subjectKeyIdentifier: [UInt8]? = nil
+
+        static func parse(_ tbs: BERNode, _ reader: BERReader) throws -> TBSFields {
+            try reader.sequence(tbs, "tbsCertificate") { fields in
+                if let version = fields.readOptional(.contextSpecific(0)) {
+                    _ = try reader.integerBytes(try reader.explicit(version, 0, "version"), "version")
+                }
+                let serial = Array(try reader.integerBytes(try fields.read(.integer, "serialNumber"), "serialNumber"))
+                _ = try fields.read(.sequence, "signature")
+                let issuer = try fields.read(.sequence, "issuer")
+                let validity = try X509Certificate.parseValidity(try fields.read(.sequence, "validity"), reader)
+                let subject = try fields.read(.sequence, "subject")
+                let key = try Self.publicKeyInfo(try fields.read(.sequence, "subjectPublicKeyInfo"), reader)
+                _ = fields.readOptional(.contextSpecific(1))
+                _ = fields.readOptional(.contextSpecific(2))
+                var parsed = TBSFields(serial: serial, issuer: issuer, subject: subject, validity: validity,
+                                       publicKey: key)
+                if let wrapper = fields.readOptional(.contextSpecific(3)) {
+                    try parsed.readExtensions(try reader.explicit(wrapper, 3, "extensions"), reader)
+                }
+                return parsed
             }
-            let serial = Array(try reader.integerBytes(try fields.read(.integer, "serialNumber"), "serialNumber"))
-            _ = try fields.read(.sequence, "signature")
-            let issuer = try fields.read(.sequence, "issuer")
-            let (notBefore, notAfter) = try reader.sequence(try fields.read(.sequence, "validity"), "validity") { validity in
-                (try X509Certificate.parseTime(try validity.read("notBefore"), reader),
-                 try X509Certificate.parseTime(try validity.read("notAfter"), reader))
-            }
-            let subject = try fields.read(.sequence, "subject")
-            let spki = try fields.read(.sequence, "subjectPublicKeyInfo")
-            let key = try reader.sequence(spki, "subjectPublicKeyInfo") { info in
+        }
+
+        /// `SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier, subjectPublicKey BIT STRING }`.
+        private static func publicKeyInfo(_ spki: BERNode, _ reader: BERReader) throws -> PublicKeyInfo {
+            try reader.sequence(spki, "subjectPublicKeyInfo") { info in
                 PublicKeyInfo(der: Array(reader.encoding(of: spki)),
-                              algorithmOID: try Self.algorithmOID(try info.read(.sequence, "algorithm"), reader),
-                              keyBits: try Self.bitString(try info.read(.bitString, "subjectPublicKey"), reader))
+                              algorithmOID: try ChainCertificate.algorithmOID(try info.read(.sequence, "algorithm"), reader),
+                              keyBits: try ChainCertificate.bitString(try info.read(.bitString, "subjectPublicKey"), reader))
             }
-            _ = fields.readOptional(.contextSpecific(1))
-            _ = fields.readOptional(.contextSpecific(2))
-            var isCA = false
-            var ski: [UInt8]? = nil
-            if let wrapper = fields.readOptional(.contextSpecific(3)) {
-                let extensions = try reader.explicit(wrapper, 3, "extensions")
-                try reader.sequence(extensions, "Extensions") { list in
-                    while let item = list.next() {
-                        try reader.sequence(item, "Extension") { ext in
-                            let id = try ext.read(.objectIdentifier, "extnID")
-                            _ = try reader.objectIdentifier(id, "extnID")
-                            _ = ext.readOptional(.boolean)
-                            let value = try ext.read(.octetString, "extnValue")
-                            let oid = Array(reader.content(of: id))
-                            if oid == Self.basicConstraintsOID {
-                                isCA = try Self.basicConstraintsCA(try reader.stringBytes(value))
-                            } else if oid == Self.subjectKeyIdentifierOID {
-                                let inner = try BERReader(bytes: try reader.stringBytes(value), errorKind: .malformedCertificate)
-                                guard inner.root.tag == .octetString else {
-                                    throw reader.error("subjectKeyIdentifier: expected an OCTET STRING", at: value)
-                                }
-                                ski = try inner.stringBytes(inner.root)
-                            }
+        }
+
+        /// `Extensions ::= SEQUENCE OF Extension`: basicConstraints and subjectKeyIdentifier are read,
+        /// the others' identifiers only checked.
+        private mutating func readExtensions(_ extensions: BERNode, _ reader: BERReader) throws {
+            try reader.sequence(extensions, "Extensions") { list in
+                while let item = list.next() {
+                    try reader.sequence(item, "Extension") { ext in
+                        let id = try ext.read(.objectIdentifier, "extnID")
+                        _ = try reader.objectIdentifier(id, "extnID")
+                        _ = ext.readOptional(.boolean)
+                        let value = try ext.read(.octetString, "extnValue")
+                        let oid = Array(reader.content(of: id))
+                        if oid == ChainCertificate.basicConstraintsOID {
+                            isCA = try ChainCertificate.basicConstraintsCA(try reader.stringBytes(value))
+                        } else if oid == ChainCertificate.subjectKeyIdentifierOID {
+                            subjectKeyIdentifier = try Self.subjectKeyIdentifier(value, reader)
                         }
                     }
                 }
             }
-            return (serial, Array(reader.encoding(of: issuer)), Array(reader.encoding(of: subject)),
-                    notBefore, notAfter, key, isCA, ski, try Self.commonName(subject, reader),
-                    try Self.commonName(issuer, reader))
         }
-        serial = parsed.serial
-        issuer = parsed.issuer
-        subject = parsed.subject
-        notBefore = parsed.notBefore
-        notAfter = parsed.notAfter
-        publicKey = parsed.key
-        isCA = parsed.isCA
-        subjectKeyIdentifier = parsed.ski
-        subjectCommonName = parsed.cn
-        issuerCommonName = parsed.issuerCN
+
+        /// `SubjectKeyIdentifier ::= OCTET STRING`, inside the extension's OCTET STRING value.
+        private static func subjectKeyIdentifier(_ value: BERNode, _ reader: BERReader) throws -> [UInt8] {
+            let inner = try BERReader(bytes: try reader.stringBytes(value), errorKind: .malformedCertificate)
+            guard inner.root.tag == .octetString else {
+                throw reader.error("subjectKeyIdentifier: expected an OCTET STRING", at: value)
+            }
+            return try inner.stringBytes(inner.root)
+        }
     }
 
     static func algorithmOID(_ node: BERNode, _ reader: BERReader) throws -> String {

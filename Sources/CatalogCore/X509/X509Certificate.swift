@@ -63,11 +63,7 @@ package struct X509Certificate: Sendable, Equatable {
         serialHex = Self.opensslHex(serial)
         _ = try fields.read(.sequence, "signature")
         let issuer = try Self.parseName(try fields.read(.sequence, "issuer"), reader)
-        (notBefore, notAfter) = try reader.sequence(try fields.read(.sequence, "validity"), "validity") { validity in
-            let notBefore = try Self.parseTime(try validity.read("notBefore"), reader)
-            let notAfter = try Self.parseTime(try validity.read("notAfter"), reader)
-            return (notBefore, notAfter)
-        }
+        (notBefore, notAfter) = try Self.parseValidity(try fields.read(.sequence, "validity"), reader)
         let subject = try Self.parseName(try fields.read(.sequence, "subject"), reader)
         _ = try fields.read(.sequence, "subjectPublicKeyInfo")
         // The unique identifiers are not needed; the extensions only for Apple's purpose marks.
@@ -84,6 +80,15 @@ package struct X509Certificate: Sendable, Equatable {
         subjectCommonName = subject[Self.commonName]
         subjectOrganizationalUnit = subject[Self.organizationalUnit]
         subjectOrganization = subject[Self.organization]
+    }
+
+    /// `Validity ::= SEQUENCE { notBefore Time, notAfter Time }`.
+    static func parseValidity(_ node: BERNode, _ reader: BERReader) throws -> (notBefore: Date, notAfter: Date) {
+        try reader.sequence(node, "validity") { validity in
+            let notBefore = try parseTime(try validity.read("notBefore"), reader)
+            let notAfter = try parseTime(try validity.read("notAfter"), reader)
+            return (notBefore, notAfter)
+        }
     }
 
     // MARK: Extensions

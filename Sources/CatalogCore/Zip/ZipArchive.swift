@@ -82,8 +82,23 @@ package struct ZipArchive: Sendable {
         var endRecordsOffset: UInt64
     }
 
+    /// The central directory: the end record's bounds checked, then one file header per entry.
     private static func readCentralDirectory(_ file: ZipFile) throws -> [ZipEntry] {
         let end = try findEndRecord(file)
+        try checkDirectoryBounds(end, fileSize: file.size)
+        let directory = try file.read(at: end.directoryOffset, count: Int(end.directorySize))
+        var reader = ByteReader(directory)
+        var entries: [ZipEntry] = []
+        entries.reserveCapacity(Int(end.entryCount))
+        for index in 0..<end.entryCount {
+            entries.append(try readFileHeader(&reader, index: index, directoryOffset: end.directoryOffset))
+        }
+        return entries
+    }
+
+    /// Checks the end record's entry count, directory size and offset against the caps, the file and
+    /// each other before anything is allocated for them.
+    private static func checkDirectoryBounds(_ end: EndRecord, fileSize: UInt64) throws {
         guard end.entryCount <= maxEntryCount else {
             throw DecodeError(.malformedZip, "archive lists \(end.entryCount) entries (limit \(maxEntryCount))")
         }
@@ -91,9 +106,9 @@ package struct ZipArchive: Sendable {
             throw DecodeError(.malformedZip,
                               "central directory is \(end.directorySize) bytes (limit \(maxCentralDirectorySize))")
         }
-        guard end.directoryOffset <= file.size else {
+        guard end.directoryOffset <= fileSize else {
             throw DecodeError(.malformedZip,
-                              "central directory offset \(end.directoryOffset) is past the end of the file (\(file.size) bytes)")
+                              "central directory offset \(end.directoryOffset) is past the end of the file (\(fileSize) bytes)")
         }
         let (directoryEnd, overflow) = end.directoryOffset.addingReportingOverflow(end.directorySize)
         guard !overflow, directoryEnd <= end.endRecordsOffset else {
@@ -104,65 +119,73 @@ package struct ZipArchive: Sendable {
             throw DecodeError(.malformedZip,
                               "central directory of \(end.directorySize) bytes cannot hold \(end.entryCount) entries")
         }
+    }
 
-        let directory = try file.read(at: end.directoryOffset, count: Int(end.directorySize))
-        var reader = ByteReader(directory)
-        var entries: [ZipEntry] = []
-        entries.reserveCapacity(Int(end.entryCount))
-        for index in 0..<end.entryCount {
-            let entryOffset = end.directoryOffset + UInt64(reader.position)
-            func fail(_ what: String) -> DecodeError {
-                DecodeError(.malformedZip, "central directory entry \(index) \(what)", offset: Int(exactly: entryOffset))
-            }
-            guard let header = reader.take(46) else { throw fail("is truncated") }
-            guard header.u32(0) == 0x0201_4B50 else { throw fail("has a bad signature") }
-            let flags = header.u16(8)
-            let method = header.u16(10)
-            let crc = header.u32(16)
-            var compressedSize = UInt64(header.u32(20))
-            var uncompressedSize = UInt64(header.u32(24))
-            let nameLength = Int(header.u16(28))
-            let extraLength = Int(header.u16(30))
-            let commentLength = Int(header.u16(32))
-            let diskStart = header.u16(34)
-            var localOffset = UInt64(header.u32(42))
-            guard nameLength <= maxNameLength else { throw fail("has a \(nameLength)-byte name") }
-            guard let nameBytes = reader.take(nameLength),
-                  let extra = reader.take(extraLength),
-                  reader.take(commentLength) != nil else { throw fail("is truncated") }
+    /// The sizes and local header offset of a central directory file header: 32-bit fields, any of
+    /// which 0xFFFFFFFF saturates, in favour of the zip64 extra field.
+    private struct EntryExtent {
+        var compressedSize: UInt64
+        var uncompressedSize: UInt64
+        var localOffset: UInt64
 
-            let needsUncompressed = uncompressedSize == 0xFFFF_FFFF
-            let needsCompressed = compressedSize == 0xFFFF_FFFF
-            let needsOffset = localOffset == 0xFFFF_FFFF
-            if needsUncompressed || needsCompressed || needsOffset || diskStart == 0xFFFF {
-                if let zip64 = zip64Field(in: extra) {
-                    var fields = ByteReader(zip64)
-                    if needsUncompressed {
-                        guard let value = fields.u64() else { throw fail("lacks its zip64 uncompressed size") }
-                        uncompressedSize = value
-                    }
-                    if needsCompressed {
-                        guard let value = fields.u64() else { throw fail("lacks its zip64 compressed size") }
-                        compressedSize = value
-                    }
-                    if needsOffset {
-                        guard let value = fields.u64() else { throw fail("lacks its zip64 local header offset") }
-                        localOffset = value
-                    }
-                } else if needsUncompressed || needsCompressed || needsOffset {
-                    throw fail("has saturated sizes but no zip64 extra field")
-                }
-            }
-            entries.append(ZipEntry(
-                name: String(decoding: nameBytes, as: UTF8.self),
-                method: method,
-                compressedSize: compressedSize,
-                uncompressedSize: uncompressedSize,
-                crc32: crc,
-                localHeaderOffset: localOffset,
-                flags: flags))
+        var isSaturated: Bool {
+            compressedSize == 0xFFFF_FFFF || uncompressedSize == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF
         }
-        return entries
+    }
+
+    /// Central directory file header `index` (APPNOTE 4.3.12): the fixed 46 bytes, then the name,
+    /// extra field and comment.
+    @inline(__always)  // once per entry; measured with callgrind
+    private static func readFileHeader(_ reader: inout ByteReader, index: UInt64,
+                                       directoryOffset: UInt64) throws -> ZipEntry {
+        let entryOffset = directoryOffset + UInt64(reader.position)
+        func fail(_ what: String) -> DecodeError {
+            DecodeError(.malformedZip, "central directory entry \(index) \(what)", offset: Int(exactly: entryOffset))
+        }
+        guard let header = reader.take(46) else { throw fail("is truncated") }
+        guard header.u32(0) == 0x0201_4B50 else { throw fail("has a bad signature") }
+        var extent = EntryExtent(compressedSize: UInt64(header.u32(20)), uncompressedSize: UInt64(header.u32(24)),
+                                 localOffset: UInt64(header.u32(42)))
+        let nameLength = Int(header.u16(28))
+        guard nameLength <= maxNameLength else { throw fail("has a \(nameLength)-byte name") }
+        guard let nameBytes = reader.take(nameLength),
+              let extra = reader.take(Int(header.u16(30))),
+              reader.take(Int(header.u16(32))) != nil else { throw fail("is truncated") }
+        if extent.isSaturated || header.u16(34) == 0xFFFF {
+            try readZip64Extent(&extent, extra: extra, fail: fail)
+        }
+        return ZipEntry(
+            name: String(decoding: nameBytes, as: UTF8.self),
+            method: header.u16(10),
+            compressedSize: extent.compressedSize,
+            uncompressedSize: extent.uncompressedSize,
+            crc32: header.u32(16),
+            localHeaderOffset: extent.localOffset,
+            flags: header.u16(8))
+    }
+
+    /// Replaces the saturated fields of `extent` with the zip64 extended-information field's 64-bit
+    /// values, which stand in the order uncompressed size, compressed size, local header offset and
+    /// only for the fields that are saturated (APPNOTE 4.5.3). Called when a field or the disk number
+    /// is saturated; a saturated disk number alone needs no zip64 field.
+    private static func readZip64Extent(_ extent: inout EntryExtent, extra: ArraySlice<UInt8>,
+                                        fail: (String) -> DecodeError) throws {
+        let needsUncompressed = extent.uncompressedSize == 0xFFFF_FFFF
+        let needsCompressed = extent.compressedSize == 0xFFFF_FFFF
+        let needsOffset = extent.localOffset == 0xFFFF_FFFF
+        guard let zip64 = zip64Field(in: extra) else {
+            if extent.isSaturated { throw fail("has saturated sizes but no zip64 extra field") }
+            return
+        }
+        var fields = ByteReader(zip64)
+        func replace(_ field: inout UInt64, if saturated: Bool, _ what: String) throws {
+            guard saturated else { return }
+            guard let value = fields.u64() else { throw fail("lacks its zip64 \(what)") }
+            field = value
+        }
+        try replace(&extent.uncompressedSize, if: needsUncompressed, "uncompressed size")
+        try replace(&extent.compressedSize, if: needsCompressed, "compressed size")
+        try replace(&extent.localOffset, if: needsOffset, "local header offset")
     }
 
     /// The data of the first zip64 extended-information field (id 0x0001), if the extra block has one.
@@ -176,6 +199,8 @@ package struct ZipArchive: Sendable {
         return nil
     }
 
+    /// The end of central directory record (APPNOTE 4.3.16), or the zip64 one (4.3.14) when a zip64
+    /// locator stands right before it.
     private static func findEndRecord(_ file: ZipFile) throws -> EndRecord {
         guard file.size > 0 else { throw DecodeError(.empty, "the file is empty") }
         guard file.size >= eocdSize else {
@@ -184,9 +209,31 @@ package struct ZipArchive: Sendable {
         let tailLength = min(file.size, eocdSize + maxCommentLength)
         let tailStart = file.size - tailLength
         let tail = try file.read(at: tailStart, count: Int(tailLength))
+        let found = try locateEndRecord(in: tail)
+        let record = tail[found..<(found + Int(eocdSize))]
+        let eocdOffset = tailStart + UInt64(found)
+        if let end64 = try readZip64EndRecord(file, eocdOffset: eocdOffset) { return end64 }
+        // Without a zip64 locator, saturated fields are taken at face value (an archive may really
+        // hold 65,535 entries); the checks on the central directory catch inconsistent ones.
+        let saturated = record.u16(8) == 0xFFFF || record.u16(10) == 0xFFFF
+            || record.u32(12) == 0xFFFF_FFFF || record.u32(16) == 0xFFFF_FFFF
+        let diskNumber = record.u16(4)
+        let directoryDisk = record.u16(6)
+        if !saturated && (diskNumber != 0 || directoryDisk != 0) {
+            throw DecodeError(.malformedZip, "multi-disk zip archives are not supported")
+        }
+        return EndRecord(
+            entryCount: UInt64(record.u16(10)),
+            directorySize: UInt64(record.u32(12)),
+            directoryOffset: UInt64(record.u32(16)),
+            endRecordsOffset: eocdOffset)
+    }
 
-        // Search backwards for the signature; prefer a record whose comment ends exactly at the end
-        // of the file (a signature inside a comment rarely satisfies that), then accept trailing bytes.
+    /// Where the end record starts in `tail` (the file's last bytes, up to a record and the longest
+    /// comment): the signature searched backwards, preferring a record whose comment ends exactly at
+    /// the end of the file (a signature inside a comment rarely satisfies that), then accepting
+    /// trailing bytes.
+    private static func locateEndRecord(in tail: [UInt8]) throws -> Int {
         var candidates: [Int] = []
         var index = tail.count - Int(eocdSize)
         while index >= 0 {
@@ -202,51 +249,34 @@ package struct ZipArchive: Sendable {
                 ?? candidates.first(where: { commentEnd($0) <= tail.count }) else {
             throw DecodeError(.malformedZip, "no end-of-central-directory record (not a zip archive, or truncated)")
         }
-        let record = tail[found..<(found + Int(eocdSize))]
-        let eocdOffset = tailStart + UInt64(found)
-        let diskNumber = record.u16(4)
-        let directoryDisk = record.u16(6)
-        var end = EndRecord(
-            entryCount: UInt64(record.u16(10)),
-            directorySize: UInt64(record.u32(12)),
-            directoryOffset: UInt64(record.u32(16)),
-            endRecordsOffset: eocdOffset)
-        let saturated = record.u16(8) == 0xFFFF || record.u16(10) == 0xFFFF
-            || record.u32(12) == 0xFFFF_FFFF || record.u32(16) == 0xFFFF_FFFF
-        // Without a zip64 locator, saturated fields are taken at face value (an archive may really
-        // hold 65,535 entries); the checks on the central directory catch inconsistent ones.
+        return found
+    }
 
-        // zip64: a locator sits right before the EOCD and points at the EOCD64 record.
-        var locator: ArraySlice<UInt8>? = nil
-        if eocdOffset >= locatorSize {
-            let locatorOffset = eocdOffset - locatorSize
-            let bytes = try file.read(at: locatorOffset, count: Int(locatorSize))
-            if bytes.u32(0) == 0x0706_4B50 { locator = bytes[...] }
+    /// The zip64 end record, when a zip64 locator (APPNOTE 4.3.15) stands right before the end record
+    /// at `eocdOffset` and points at it; nil when there is no locator.
+    private static func readZip64EndRecord(_ file: ZipFile, eocdOffset: UInt64) throws -> EndRecord? {
+        guard eocdOffset >= locatorSize else { return nil }
+        let locatorOffset = eocdOffset - locatorSize
+        let locator = try file.read(at: locatorOffset, count: Int(locatorSize))[...]
+        guard locator.u32(0) == 0x0706_4B50 else { return nil }
+        let recordOffset = locator.u64(8)
+        guard recordOffset <= locatorOffset, locatorOffset - recordOffset >= eocd64Size else {
+            throw DecodeError(.malformedZip, "zip64 locator points outside the archive",
+                              offset: Int(exactly: locatorOffset))
         }
-        if let locator {
-            let locatorOffset = eocdOffset - locatorSize
-            let recordOffset = locator.u64(8)
-            guard recordOffset <= locatorOffset, locatorOffset - recordOffset >= eocd64Size else {
-                throw DecodeError(.malformedZip, "zip64 locator points outside the archive",
-                                  offset: Int(exactly: locatorOffset))
-            }
-            let record64 = try file.read(at: recordOffset, count: Int(eocd64Size))[...]
-            guard record64.u32(0) == 0x0606_4B50 else {
-                throw DecodeError(.malformedZip, "zip64 end-of-central-directory record not found",
-                                  offset: Int(exactly: recordOffset))
-            }
-            guard record64.u32(16) == 0, record64.u32(20) == 0 else {
-                throw DecodeError(.malformedZip, "multi-disk zip archives are not supported")
-            }
-            end = EndRecord(
-                entryCount: record64.u64(32),
-                directorySize: record64.u64(40),
-                directoryOffset: record64.u64(48),
-                endRecordsOffset: recordOffset)
-        } else if !saturated && (diskNumber != 0 || directoryDisk != 0) {
+        let record64 = try file.read(at: recordOffset, count: Int(eocd64Size))[...]
+        guard record64.u32(0) == 0x0606_4B50 else {
+            throw DecodeError(.malformedZip, "zip64 end-of-central-directory record not found",
+                              offset: Int(exactly: recordOffset))
+        }
+        guard record64.u32(16) == 0, record64.u32(20) == 0 else {
             throw DecodeError(.malformedZip, "multi-disk zip archives are not supported")
         }
-        return end
+        return EndRecord(
+            entryCount: record64.u64(32),
+            directorySize: record64.u64(40),
+            directoryOffset: record64.u64(48),
+            endRecordsOffset: recordOffset)
     }
 
     // MARK: - Entry data
@@ -413,8 +443,4 @@ private extension ArraySlice<UInt8> {
     func u64(_ offset: Int) -> UInt64 {
         UInt64(u32(offset)) | UInt64(u32(offset + 4)) << 32
     }
-}
-
-private extension Array<UInt8> {
-    func u32(_ offset: Int) -> UInt32 { self[...].u32(offset) }
 }
