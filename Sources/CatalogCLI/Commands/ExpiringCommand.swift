@@ -71,24 +71,27 @@ enum ExpiringCommand: Command {
         filter.superseded = options.includeSuperseded ? nil : false
         let queries = try QuerySupport.queries(options.query, context)
         // `--kind` names a profile kind: certificates have none.
-        let certificates = options.kind != nil ? [] : try queries.expiringCertificates(
-            from: now, to: options.end, includeExpired: options.includeExpired, scope: scope, teamID: options.teamID)
+        let certificates = options.kind != nil ? [] : try queries.certificatesExpiring(
+            from: now, to: options.end, includeExpired: options.includeExpired, teamID: options.teamID)
         let shown = options.includeSuperseded
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
         // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
         // instant: the few certificates are read first, and each is written before the first
-        // profile that expires after it, as the profiles stream by.
+        // profile that expires after it, as the profiles stream by — counted then, and left out
+        // when no profile in scope lists it.
         let listed = try QuerySupport.stream(columns: shown, options.query, context) { stream in
             var pending = certificates[...]
-            try queries.forEachProfile(filter) { profile in
-                let expires = profile.effectiveExpirationDate ?? .distantPast
-                while let next = pending.first, (next.notAfter ?? .distantPast) < expires {
-                    stream.write(next.output(now: now))
+            func writeCertificates(before date: Date?) throws {
+                while let next = pending.first, date.map({ (next.notAfter ?? .distantPast) < $0 }) ?? true {
                     pending = pending.dropFirst()
+                    if let counted = try queries.counted(next, scope: scope) { stream.write(counted.output(now: now)) }
                 }
+            }
+            try queries.forEachProfile(filter) { profile in
+                try writeCertificates(before: profile.effectiveExpirationDate ?? .distantPast)
                 stream.write(profile.output(now: now))
             }
-            for certificate in pending { stream.write(certificate.output(now: now)) }
+            try writeCertificates(before: nil)
         }
         return options.exitCode && listed > 0 ? ExitStatus.found : ExitStatus.success
     }

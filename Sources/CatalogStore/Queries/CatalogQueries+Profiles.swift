@@ -147,22 +147,40 @@ extension CatalogQueries {
     /// used by at least one profile in `scope`, with how many such profiles they serve.
     package func expiringCertificates(from: Date, to: Date, includeExpired: Bool, scope: LocationScope,
                                       teamID: String?) throws -> [CertificateSummary] {
+        try certificatesExpiring(from: from, to: to, includeExpired: includeExpired, teamID: teamID).compactMap {
+            try counted($0, scope: scope)
+        }
+    }
+
+    /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
+    /// soonest first, not yet counted (`profileCount` nil): counting the profiles of a certificate
+    /// that signs thousands is the slow part, which a streaming listing does when it gets there
+    /// (``counted(_:scope:)``).
+    package func certificatesExpiring(from: Date, to: Date, includeExpired: Bool, teamID: String?) throws -> [CertificateSummary] {
         var clauses = QueryFilter()
         clauses.add("c.not_after <= ?", SQLValue(to))
         if !includeExpired { clauses.add("c.not_after >= ?", SQLValue(from)) }
         if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
-        let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
-        let sql = """
+        return try db.query("""
             SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name,
-                c.serial, c.not_before, c.not_after,
-                (SELECT count(DISTINCT pc.profile_uuid) FROM profile_certificates pc
-                 JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
-                 WHERE pc.certificate_sha1 = c.sha1) AS profile_count,
-                c.sha256
+                   c.serial, c.not_before, c.not_after, c.sha256
             FROM certificates c \(clauses.sql)
             ORDER BY c.not_after, c.sha1
-            """
-        return try db.query(sql, clauses.parameters).map(CertificateSummary.init).filter { ($0.profileCount ?? 0) > 0 }
+            """, clauses.parameters).map(CertificateSummary.init)
+    }
+
+    /// `certificate` with how many profiles present in `scope` list it, or nil when none does.
+    package func counted(_ certificate: CertificateSummary, scope: LocationScope) throws -> CertificateSummary? {
+        let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
+        let count = try db.queryFirst("""
+            SELECT count(DISTINCT pc.profile_uuid) AS n FROM profile_certificates pc
+            JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
+            WHERE pc.certificate_sha1 = ?
+            """, [.text(certificate.sha1)])?.int("n") ?? 0
+        guard count > 0 else { return nil }
+        var counted = certificate
+        counted.profileCount = count
+        return counted
     }
 
     /// Everything known about one profile, or nil when the UUID is not catalogued.
