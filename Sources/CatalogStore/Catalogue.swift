@@ -48,11 +48,6 @@ package final class Catalogue {
     /// The writer an ingest or prune uses inside `writeRun`.
     package var writer: CatalogWriter { CatalogWriter(connection) }
 
-    /// The schema version the catalogue is at.
-    package func schemaVersion() throws -> Int {
-        try Migrator().currentVersion(of: connection)
-    }
-
     /// One ingest run: the connection set up for a large write (each platform's sync), then `body`
     /// in one IMMEDIATE transaction — all of it is stored or none. SQLite's busy, full and
     /// read-only failures come out as `StoreError.busy`, `.diskFull` and `.readOnly`.

@@ -21,9 +21,9 @@ extension CatalogQueries {
         package var nameContains: String?
         /// true: only superseded profiles; false: only profiles nothing supersedes; nil: either.
         package var superseded: Bool?
-        /// A `ProfileSignature.Status` raw value, or `unchecked` for profiles never verified.
+        /// Only profiles whose signature has this verdict.
         package var signature: ProfileSignature.Status?
-        /// With `signature`: only profiles never verified (`unchecked`) instead.
+        /// Only profiles never verified (`--signature unchecked`); wins over `signature`.
         package var signatureUnchecked = false
         /// Effective expiry at or before this date (the `expiring` window's end).
         package var expiringBy: Date?
