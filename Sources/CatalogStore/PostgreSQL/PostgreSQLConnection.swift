@@ -1,0 +1,203 @@
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq (loaded at run time, see ``LibPQ``).
+///
+/// Opened from a URI (`postgresql://…`, `postgres://…`) or a libpq keyword string (`host=… dbname=…`),
+/// so libpq's own conventions work unchanged: `PGHOST`, `PGDATABASE`, `PGSERVICE`/`pg_service.conf`,
+/// `~/.pgpass`, `PGSSLMODE`, … fill in whatever the string leaves out. Every error and ``displayName``
+/// shows the string redacted (``ConnectionString/redacted(_:)``).
+///
+/// Statements run with `PQexecParams`: parameters are always bound (`$1`, `$2`, … in text format;
+/// blobs in binary), never spliced into SQL. Like ``Connection`` it is not `Sendable`: one connection
+/// per task or thread.
+package final class PostgreSQLConnection {
+    package enum Isolation: String, Sendable {
+        case readCommitted = "READ COMMITTED"
+        case repeatableRead = "REPEATABLE READ"
+        case serializable = "SERIALIZABLE"
+    }
+
+    /// The connection string with its password removed: for messages and logs.
+    package let displayName: String
+    let pq: LibPQ
+    private let handle: OpaquePointer
+    private var savepointDepth = 0
+
+    /// Connects, or throws ``LibPQError`` (no libpq) or ``PostgreSQLError`` with SQLSTATE 08001
+    /// (``PostgreSQLError/Condition/connectionFailure``) naming the redacted connection string.
+    package init(_ connectionString: String, library: LibPQ? = nil) throws {
+        let pq = try library ?? LibPQ.loaded()
+        let displayName = ConnectionString.redacted(connectionString)
+        guard let handle = pq.connectdb(connectionString) else {
+            throw PostgreSQLError(sqlState: PostgreSQLError.cannotConnect,
+                                  message: "cannot connect to \(displayName): out of memory")
+        }
+        guard pq.status(handle) == LibPQ.connectionOK else {
+            let reason = pq.errorMessage(handle).map { String(cString: $0) } ?? "unknown error"
+            pq.finish(handle)
+            let message = ConnectionString.redacted(message: reason, connectionString: connectionString)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw PostgreSQLError(sqlState: PostgreSQLError.cannotConnect,
+                                  message: "cannot connect to \(displayName): \(message)")
+        }
+        self.pq = pq
+        self.handle = handle
+        self.displayName = displayName
+        // Notices ("relation … already exists, skipping") would go to stderr by default: drop them.
+        _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
+        // Text in and out is UTF-8 whatever the server's or the environment's default.
+        try execute("SELECT set_config('client_encoding', 'UTF8', false)")
+    }
+
+    deinit {
+        pq.finish(handle)
+    }
+
+    /// The server's version as a number, e.g. 150004 for 15.4.
+    package var serverVersion: Int { Int(pq.serverVersion(handle)) }
+
+    /// True inside BEGIN … COMMIT (also when the transaction has failed and awaits ROLLBACK).
+    package var isInTransaction: Bool {
+        let status = pq.transactionStatus(handle)
+        return status == LibPQ.transactionInBlock || status == LibPQ.transactionInError
+    }
+
+    // MARK: Running statements
+
+    /// Runs one statement; returns the number of rows it changed.
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int {
+        try run(sql, parameters).changes
+    }
+
+    /// All rows of a query.
+    package func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> [Row] {
+        try run(sql, parameters).rows
+    }
+
+    /// The first row of a query, if any.
+    package func queryFirst(_ sql: String, _ parameters: [SQLValue] = []) throws -> Row? {
+        let result = try run(sql, parameters)
+        return result.rowCount > 0 ? result.row(0) : nil
+    }
+
+    /// Runs a script of several statements without parameters (migrations), in one round trip.
+    /// Outside a transaction the server runs the whole script as one implicit transaction.
+    package func executeScript(_ sql: String) throws {
+        guard let result = pq.exec(handle, sql) else { throw connectionError(sql: sql) }
+        let wrapped = PostgreSQLResult(pq: pq, handle: result)
+        try check(wrapped, sql: sql)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Inside another transaction it becomes a savepoint, rolling back only its own work.
+    package func transaction<T>(_ isolation: Isolation = .readCommitted, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            savepointDepth += 1
+            defer { savepointDepth -= 1 }
+            let name = "catalog_sp\(savepointDepth)"
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE SAVEPOINT \(name)")
+                return result
+            } catch {
+                _ = try? execute("ROLLBACK TO SAVEPOINT \(name)")
+                _ = try? execute("RELEASE SAVEPOINT \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    // MARK: Private
+
+    /// Runs one statement with its parameters bound: text format, except blobs (binary, so bytes
+    /// travel as they are). Text holding NUL cannot reach PostgreSQL and is refused here, before
+    /// libpq would silently cut it at the NUL.
+    private func run(_ sql: String, _ parameters: [SQLValue]) throws -> PostgreSQLResult {
+        var values: [UnsafeMutableRawPointer?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { values.forEach { free($0) } }
+        for (offset, parameter) in parameters.enumerated() {
+            switch parameter {
+            case .null:
+                values.append(nil); lengths.append(0); formats.append(0)
+            case .integer(let integer):
+                values.append(Self.copy(String(integer))); lengths.append(0); formats.append(0)
+            case .real(let real):
+                values.append(Self.copy(Self.text(real))); lengths.append(0); formats.append(0)
+            case .text(let text):
+                guard !text.utf8.contains(0) else {
+                    throw PostgreSQLError(sqlState: PostgreSQLError.characterNotInRepertoire,
+                                          message: "parameter $\(offset + 1) holds a NUL character, which PostgreSQL text cannot store",
+                                          sql: sql)
+                }
+                values.append(Self.copy(text)); lengths.append(0); formats.append(0)
+            case .blob(let bytes):
+                let buffer = malloc(max(bytes.count, 1))
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress, let buffer { buffer.copyMemory(from: base, byteCount: raw.count) }
+                }
+                values.append(buffer); lengths.append(Int32(bytes.count)); formats.append(1)
+            }
+        }
+        let pointers = values.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        let result = pointers.withUnsafeBufferPointer { pointers in
+            lengths.withUnsafeBufferPointer { lengths in
+                formats.withUnsafeBufferPointer { formats in
+                    pq.execParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress,
+                                  lengths.baseAddress, formats.baseAddress, 0)
+                }
+            }
+        }
+        guard let result else { throw connectionError(sql: sql) }
+        let wrapped = PostgreSQLResult(pq: pq, handle: result)
+        try check(wrapped, sql: sql)
+        return wrapped
+    }
+
+    private func check(_ result: PostgreSQLResult, sql: String) throws {
+        switch result.status {
+        case LibPQ.commandOK, LibPQ.tuplesOK, LibPQ.emptyQuery:
+            return
+        default:
+            var error = result.error(sql: sql)
+            if error.sqlState == PostgreSQLError.internalError, pq.status(handle) != LibPQ.connectionOK {
+                error.sqlState = PostgreSQLError.connectionLost
+            }
+            throw error
+        }
+    }
+
+    /// libpq returned no result at all: out of memory or the connection is gone.
+    private func connectionError(sql: String?) -> PostgreSQLError {
+        let reason = pq.errorMessage(handle).map { String(cString: $0) }?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return PostgreSQLError(sqlState: PostgreSQLError.connectionLost,
+                               message: reason.isEmpty ? "no result from \(displayName)" : reason, sql: sql)
+    }
+
+    /// A C string copy owned by the caller (freed with `free`).
+    private static func copy(_ text: String) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(strdup(text))
+    }
+
+    /// A double as PostgreSQL's `float8` input reads it back exactly.
+    private static func text(_ real: Double) -> String {
+        if real.isNaN { return "NaN" }
+        if real.isInfinite { return real > 0 ? "Infinity" : "-Infinity" }
+        return "\(real)"
+    }
+}
