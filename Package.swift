@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogTestSupport"]),
         // Imports CatalogCore without @testable: proves the public decoding API is enough on its own.
         .testTarget(name: "CatalogCorePublicAPITests", dependencies: ["CatalogCore", "CatalogTestSupport"]),
-        .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore"]),
+        .testTarget(name: "CatalogStoreTests", dependencies: ["CatalogStore", "CatalogTestSupport"]),
         .testTarget(name: "CatalogIngestTests", dependencies: ["CatalogIngest", "CatalogStore", "CatalogTestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "CatalogStore", "CatalogTestSupport"]),
     ],

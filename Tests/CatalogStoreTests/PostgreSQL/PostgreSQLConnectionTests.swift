@@ -1,0 +1,237 @@
+import CatalogTestSupport
+import Foundation
+import Testing
+@testable import CatalogStore
+
+/// The PostgreSQL connection against a real server (``PostgresTestServer``).
+@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+struct PostgreSQLConnectionTests {
+    // MARK: Connecting
+
+    @Test func connectsAndReportsTheServerVersion() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        #expect(connection.serverVersion >= 110_000)
+        #expect(try connection.queryFirst("SELECT current_database() AS name")?.string("name") == database.name)
+        #expect(!connection.isInTransaction)
+    }
+
+    @Test func aFailedConnectionIsAConnectionFailureWithoutThePassword() throws {
+        let secret = "t0p%40s3cret"
+        let url = "postgresql://catalog_admin:\(secret)@/nowhere?host=/nonexistent-catalog-socket-folder"
+        do {
+            _ = try PostgreSQLConnection(url)
+            Issue.record("connected to a socket that does not exist")
+        } catch let error as PostgreSQLError {
+            #expect(error.condition == .connectionFailure)
+            #expect(error.sqlState == "08001")
+            #expect(error.message.contains("postgresql://catalog_admin:***@/nowhere"))
+            #expect(!error.description.contains("t0p"))
+            #expect(!error.description.contains("s3cret"))
+        }
+    }
+
+    // MARK: Parameters
+
+    @Test func boundParametersRoundTrip() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (i bigint, r double precision, s text, b bytea, f boolean)")
+        let tricky = #"O'Brien "quoted" \backslash $1 ?; -- not a comment /* nor this */ 小白 🚀"#
+        let bytes: [UInt8] = [0, 1, 2, 0x5c, 0x78, 0xff, 0]
+        try connection.execute("INSERT INTO t (i, r, s, b, f) VALUES ($1, $2, $3, $4, $5)",
+                               [.integer(Int64.min), .real(0.1), .text(tricky), .blob(bytes), .integer(1)])
+        try connection.execute("INSERT INTO t (i, r, s, b, f) VALUES ($1, $2, $3, $4, $5)",
+                               [.integer(Int64.max), .real(-1e-300), .text(""), .blob([]), .integer(0)])
+        try connection.execute("INSERT INTO t (i, r, s, b, f) VALUES ($1, $2, $3, $4, $5)",
+                               [.null, .null, .null, .null, .null])
+        let rows = try connection.query("SELECT i, r, s, b, f FROM t ORDER BY i NULLS LAST")
+        #expect(rows.count == 3)
+        #expect(rows[0].values == [.integer(Int64.min), .real(0.1), .text(tricky), .blob(bytes), .integer(1)])
+        #expect(rows[1].values == [.integer(Int64.max), .real(-1e-300), .text(""), .blob([]), .integer(0)])
+        #expect(rows[2].values == [.null, .null, .null, .null, .null])
+        #expect(rows[0].columns == ["i", "r", "s", "b", "f"])
+        // The text is matched as a value, never read as SQL.
+        #expect(try connection.queryFirst("SELECT count(*) AS n FROM t WHERE s = $1", [.text(tricky)])?.int("n") == 1)
+        #expect(try connection.queryFirst("SELECT count(*) AS n FROM t WHERE s IS NOT DISTINCT FROM $1", [.null])?.int("n") == 1)
+        // numeric from sum() reads as an integer when whole.
+        #expect(try connection.queryFirst("SELECT sum(i / 2) AS total FROM t")?["total"] == .integer(-1))
+    }
+
+    @Test func rowsChangedAreCounted() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (k text PRIMARY KEY)")
+        #expect(try connection.execute("INSERT INTO t VALUES ($1), ($2), ($3)", ["a", "b", "c"]) == 3)
+        #expect(try connection.execute("UPDATE t SET k = k || 'x' WHERE k <> $1", ["a"]) == 2)
+        #expect(try connection.execute("DELETE FROM t") == 3)
+    }
+
+    @Test func textWithNULIsRefusedNotCut() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        #expect {
+            try connection.queryFirst("SELECT $1::text", [.text("a\u{0}b")])
+        } throws: { error in
+            (error as? PostgreSQLError)?.sqlState == "22021"
+        }
+    }
+
+    // MARK: Errors by SQLSTATE
+
+    @Test func constraintViolationsAreTyped() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.executeScript("""
+            CREATE TABLE parent (id bigint PRIMARY KEY);
+            CREATE TABLE child (parent_id bigint REFERENCES parent (id));
+            INSERT INTO parent VALUES (1);
+            """)
+        let unique = try #require(throws: PostgreSQLError.self) {
+            try connection.execute("INSERT INTO parent VALUES ($1)", [.integer(1)])
+        }
+        #expect(unique.condition == .uniqueViolation)
+        #expect(unique.sqlState == "23505")
+        #expect(unique.description.hasPrefix("PostgreSQL error 23505: duplicate key value violates unique constraint"))
+        #expect(unique.description.hasSuffix("- while executing `INSERT INTO parent VALUES ($1)`"))
+        let foreignKey = try #require(throws: PostgreSQLError.self) {
+            try connection.execute("INSERT INTO child VALUES ($1)", [.integer(2)])
+        }
+        #expect(foreignKey.condition == .foreignKeyViolation)
+        let syntax = try #require(throws: PostgreSQLError.self) { try connection.execute("SELEKT 1") }
+        #expect(syntax.sqlState == "42601")
+        #expect(syntax.condition == .other)
+    }
+
+    @Test func aWriteByARoleWithoutTheRightIsInsufficientPrivilege() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let admin = try database.connect()
+        let role = database.name + "_reader"
+        try admin.executeScript("""
+            CREATE TABLE t (k text);
+            CREATE ROLE \(role) LOGIN;
+            GRANT SELECT ON t TO \(role);
+            """)
+        defer { _ = try? admin.executeScript("DROP OWNED BY \(role); DROP ROLE \(role)") }
+        let reader = try PostgreSQLConnection(database.url(asUser: role))
+        #expect(try reader.query("SELECT k FROM t").isEmpty)
+        let error = try #require(throws: PostgreSQLError.self) {
+            try reader.execute("INSERT INTO t VALUES ($1)", ["x"])
+        }
+        #expect(error.condition == .insufficientPrivilege)
+        #expect(error.sqlState == "42501")
+    }
+
+    @Test func aLostRaceIsASerializationFailure() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let first = try database.connect()
+        let second = try database.connect()
+        try first.executeScript("CREATE TABLE t (k int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0);")
+        let error = try #require(throws: PostgreSQLError.self) {
+            try first.transaction(.repeatableRead) {
+                _ = try first.query("SELECT v FROM t")                  // the snapshot is taken here
+                try second.execute("UPDATE t SET v = 1 WHERE k = 1")    // another session commits
+                try first.execute("UPDATE t SET v = 2 WHERE k = 1")
+            }
+        }
+        #expect(error.condition == .serializationFailure)
+        #expect(error.isRetryable)
+        #expect(!first.isInTransaction, "the failed transaction was rolled back")
+        #expect(try first.queryFirst("SELECT v FROM t")?.int("v") == 1)
+    }
+
+    @Test func aDeadlockIsReportedAsOne() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let setup = try database.connect()
+        try setup.executeScript("CREATE TABLE t (k int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0), (2, 0);")
+        let url = database.url
+        let errors = Outcomes()
+        let first = try database.connect()
+        let ready = DispatchSemaphore(value: 0)
+        let other = Thread {
+            do {
+                let second = try PostgreSQLConnection(url)
+                try second.transaction {
+                    try second.execute("UPDATE t SET v = 2 WHERE k = 2")
+                    ready.signal()
+                    Thread.sleep(forTimeInterval: 0.3)
+                    try second.execute("UPDATE t SET v = 2 WHERE k = 1")
+                }
+            } catch {
+                errors.append(error)
+            }
+            errors.finish()
+        }
+        do {
+            try first.transaction {
+                try first.execute("UPDATE t SET v = 1 WHERE k = 1")
+                other.start()
+                ready.wait()
+                try first.execute("UPDATE t SET v = 1 WHERE k = 2")
+            }
+        } catch {
+            errors.append(error)
+        }
+        errors.waitForFinish()
+        let conditions = errors.all.compactMap { ($0 as? PostgreSQLError)?.condition }
+        #expect(conditions == [.deadlock], "exactly one of the two transactions is chosen as the victim: \(errors.all)")
+    }
+
+    // MARK: Transactions
+
+    @Test func transactionsCommitOrRollBackAndNestAsSavepoints() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (k text)")
+        _ = try connection.transaction { try connection.execute("INSERT INTO t VALUES ('kept')") }
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES ('lost')")
+                throw Stop()
+            }
+        }
+        try connection.transaction(.serializable) {
+            try connection.execute("INSERT INTO t VALUES ('outer')")
+            #expect(throws: Stop.self) {
+                try connection.transaction {
+                    try connection.execute("INSERT INTO t VALUES ('inner')")
+                    throw Stop()
+                }
+            }
+            #expect(connection.isInTransaction)
+        }
+        #expect(try connection.query("SELECT k FROM t ORDER BY k").compactMap { $0.string("k") } == ["kept", "outer"])
+    }
+}
+
+/// Errors collected from several threads, and a signal when the other thread is done.
+final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    func append(_ error: any Error) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+
+    var all: [any Error] {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors
+    }
+
+    func finish() { done.signal() }
+    func waitForFinish() { done.wait() }
+}
