@@ -12,6 +12,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notADatabase(path: String)
     /// A SQLite database with tables of its own but no migrations table: someone else's database.
     case notACatalogue(path: String)
+    /// A PostgreSQL schema with tables of its own but no migrations table (`database` is redacted).
+    case notAPostgreSQLCatalogue(database: String, schema: String)
     case newerSchema(path: String, found: Int, known: Int)
     /// Read-only open of a catalogue that still needs migrations this binary would apply.
     case outdatedSchema(path: String, found: Int, known: Int)
@@ -35,6 +37,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) is not a SQLite database"
         case .notACatalogue(let path):
             return "\(path) is a SQLite database but not a catalogue (it has no schema_migrations table)"
+        case .notAPostgreSQLCatalogue(let database, let schema):
+            return "schema \(schema) of \(database) has tables but no schema_migrations table: it is not a catalogue "
+                + "(give catalog an empty database or schema of its own)"
         case .newerSchema(let path, let found, let known):
             return "catalogue \(path) was written by a newer catalog (schema \(found), this binary knows \(known))"
         case .outdatedSchema(let path, let found, let known):
