@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -50,7 +51,8 @@ import Testing
         #expect(LibPQ.candidates(environment: ["CATALOG_LIBPQ": ""]) == defaults)
     }
 
-    @Test(.enabled(if: LibPQ.isInstalledForTests, "libpq is not installed on this machine: loading it is not tested"))
+    @Test(.enabled(if: LibPQ.isInstalledForTests || TestPaths.toolsRequired,
+                   "libpq is not installed on this machine: loading it is not tested"))
     func theInstalledLibraryLoads() throws {
         let library = try LibPQ.loaded()
         #expect(library.libraryVersion() >= 90_100)

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import CatalogTestSupport
+
+/// Issue 16: libpq only when used. `catalog` loads libpq at run time (dlopen) for a `postgresql://`
+/// catalogue, so the binary itself does not depend on it: copied alone to a machine without libpq,
+/// it still serves SQLite.
+@Suite struct LibPQIndependenceTests {
+    #if canImport(Darwin)
+    static let lister = ["/usr/bin/otool", "-L"]
+    #else
+    static let lister = ["/usr/bin/ldd"]
+    #endif
+    static var canList: Bool {
+        FileManager.default.isExecutableFile(atPath: lister[0])
+            && FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable)
+    }
+
+    @Test(.enabled(if: LibPQIndependenceTests.canList, "no \(LibPQIndependenceTests.lister[0]) or no built catalog binary"))
+    func theBinaryDoesNotLinkLibpq() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.lister[0])
+        process.arguments = Array(Self.lister.dropFirst()) + [TestPaths.catalogExecutable]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        // Control: the listing names the libraries it does link.
+        #expect(text.contains("libsqlite3") || text.contains("libz"), "unexpected listing: \(text)")
+        #expect(!text.contains("libpq"), "catalog links libpq at build time:\n\(text)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable), "the catalog binary is not built"))
+    func aSQLiteCatalogueNeedsNoLibpq() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-nolibpq-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A libpq that cannot be found: any attempt to load it would fail the command.
+        let result = try CatalogProcess.run(["ingest", TestPaths.fixtures + "/profiles", "--db", folder + "/c.sqlite", "--quiet"],
+                                            environment: ["CATALOG_LIBPQ": folder + "/no-such-libpq.so.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("libpq"))
+    }
+}

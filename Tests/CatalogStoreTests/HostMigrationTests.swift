@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import CatalogStore
+
+/// Migration 0008_host (issue 16): a catalogue written before it keeps every row, id and reference;
+/// its rows belong to the unnamed host ''; the keys include the host; and the writer's one-host
+/// upserts (ON CONFLICT (path), (path, app_path)) still find their unique index.
+@Suite struct HostMigrationTests {
+    @Test func rowsIdsAndReferencesSurviveAndBelongToTheUnnamedHost() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalogue.sqlite")
+        let migration = try #require(Migration.all.firstIndex { $0.name == "host" })
+        let now = "2026-11-30T10:00:00Z"
+        do {
+            let old = try Connection(path: path)
+            try Migrator(migrations: Array(Migration.all.prefix(migration))).migrate(old)
+            try old.execute("""
+                INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
+                                      expiry_cause, sha256, raw_plist, first_seen, last_seen)
+                VALUES (7, 'P-1', 'Profile', 'development', ?1, ?1, ?1, 'profile', 'AB', x'00', ?1, ?1)
+                """, [.text(now)])
+            try old.execute("""
+                INSERT INTO profile_locations (id, path, profile_uuid, container_kind, first_seen, last_seen, error)
+                VALUES (41, '/p/a.mobileprovision', 'P-1', 'standalone', ?1, ?1, 'old error')
+                """, [.text(now)])
+            try old.execute("""
+                INSERT INTO builds (id, short_version, build, version_sort, build_sort, source_kind, path, app_path,
+                                    profile_uuid, first_seen, last_seen)
+                VALUES (5, '1.0', '1', 'a', 'b', 'xcarchive', '/a/App.xcarchive', '', 'P-1', ?1, ?1),
+                       (6, '1.0', '1', 'a', 'b', 'xcarchive', '/a/App.xcarchive', 'Products/W.appex', NULL, ?1, ?1)
+                """, [.text(now)])
+            try old.execute("UPDATE builds SET parent_build_id = 5 WHERE id = 6")
+            try old.execute("INSERT INTO ingest_runs (id, started_at, status) VALUES (3, ?, 'ok')", [.text(now)])
+            try old.execute("""
+                INSERT INTO files (path, size, mtime, mtime_ns, kind, status, last_run_id)
+                VALUES ('/p/a.mobileprovision', 10, ?, 12345, 'profile', 'ok', 3)
+                """, [.text(now)])
+        }
+        let connection = try Connection.openCatalogue(path: path)
+        #expect(try Migrator().currentVersion(of: connection) == Migration.all.last?.id)
+        #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
+        let location = try #require(try connection.queryFirst("SELECT id, host, path, error FROM profile_locations"))
+        #expect(location.values == [.integer(41), .text(""), .text("/p/a.mobileprovision"), .text("old error")])
+        let builds = try connection.query("SELECT id, host, parent_build_id, profile_uuid FROM builds ORDER BY id")
+        #expect(builds.map(\.values) == [[.integer(5), .text(""), .null, .text("P-1")],
+                                         [.integer(6), .text(""), .integer(5), .null]])
+        let file = try #require(try connection.queryFirst("SELECT host, path, mtime_ns, last_run_id FROM files"))
+        #expect(file.values == [.text(""), .text("/p/a.mobileprovision"), .integer(12345), .integer(3)])
+        #expect(try connection.queryFirst("SELECT host FROM ingest_runs")?.string("host") == "")
+
+        // The references still cascade: deleting the archive deletes its extension.
+        try connection.execute("DELETE FROM builds WHERE id = 5")
+        #expect(try connection.query("SELECT id FROM builds").isEmpty)
+    }
+
+    @Test func theWritersOneHostUpsertsStillWork() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
+        for size in [1, 2] {
+            try connection.execute("""
+                INSERT INTO files (path, size, mtime, kind, status) VALUES ('/x', ?, 't', 'profile', 'ok')
+                ON CONFLICT (path) DO UPDATE SET size = excluded.size
+                """, [.integer(Int64(size))])
+        }
+        #expect(try connection.query("SELECT host, size FROM files").map(\.values) == [[.text(""), .integer(2)]])
+        // A named host's row is keyed by (host, path) too.
+        try connection.execute("INSERT INTO ingest_runs (started_at, host) VALUES ('t', 'mac-01')")
+        #expect(try connection.queryFirst("SELECT host FROM ingest_runs")?.string("host") == "mac-01")
+    }
+}
