@@ -120,6 +120,25 @@ package final class PostgreSQLConnection {
         }
     }
 
+    /// Runs `body` as a transaction, and runs it again from the start — up to `attempts` times in
+    /// all — while it fails with a serialization failure or a deadlock (``PostgreSQLError/isRetryable``):
+    /// the server rolled it back whole, so running it again is safe and is what PostgreSQL asks for.
+    /// `body` must therefore have no effects outside the database (or tolerate repeating them).
+    package func retryingTransaction<T>(_ isolation: Isolation = .readCommitted, attempts: Int = 5,
+                                        _ body: () throws -> T) throws -> T {
+        precondition(!isInTransaction, "a retried transaction cannot be nested: the outer one is already rolled back")
+        var attempt = 1
+        while true {
+            do {
+                return try transaction(isolation, body)
+            } catch let error as PostgreSQLError where error.isRetryable && attempt < attempts {
+                attempt += 1
+                // A short, growing, jittered pause so the rivals do not collide again in step.
+                usleep(UInt32.random(in: 1_000...(10_000 * UInt32(attempt))))
+            }
+        }
+    }
+
     // MARK: Private
 
     /// Runs one statement with its parameters bound: text format, except blobs (binary, so bytes

@@ -58,6 +58,17 @@ package struct PostgreSQLMigrator: Sendable {
         }
     }
 
+    /// Throws unless the database is at exactly this binary's schema: what a query (which never
+    /// migrates, and may run as the SELECT-only lookup role) checks first. An empty or older database
+    /// is ``StoreError/outdatedSchema(path:found:known:)``: an ingest migrates it.
+    package func checkUpToDate(_ connection: PostgreSQLConnection) throws {
+        try checkCompatible(connection)
+        let found = try currentVersion(of: connection)
+        if found < latestVersion {
+            throw StoreError.outdatedSchema(path: connection.displayName, found: found, known: latestVersion)
+        }
+    }
+
     /// Migrations recorded in the database, in order, with when they were applied.
     package func appliedMigrations(_ connection: PostgreSQLConnection) throws -> [(id: Int, name: String, appliedAt: String)] {
         guard try hasMigrationsTable(connection) else { return [] }

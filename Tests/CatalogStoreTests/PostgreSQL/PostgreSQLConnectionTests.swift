@@ -147,6 +147,32 @@ struct PostgreSQLConnectionTests {
         #expect(try first.queryFirst("SELECT v FROM t")?.int("v") == 1)
     }
 
+    @Test func aRetriedTransactionRunsAgainAfterASerializationFailure() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let first = try database.connect()
+        let second = try database.connect()
+        try first.executeScript("CREATE TABLE t (k int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0);")
+        var attempts = 0
+        try first.retryingTransaction(.repeatableRead) {
+            attempts += 1
+            let value = try first.queryFirst("SELECT v FROM t")?.int("v") ?? -1
+            if attempts == 1 { try second.execute("UPDATE t SET v = 10 WHERE k = 1") }
+            try first.execute("UPDATE t SET v = $1 WHERE k = 1", [.integer(Int64(value + 1))])
+        }
+        #expect(attempts == 2)
+        #expect(try first.queryFirst("SELECT v FROM t")?.int("v") == 11, "no lost update: the retry read 10")
+        // Other errors are not retried.
+        attempts = 0
+        #expect(throws: PostgreSQLError.self) {
+            try first.retryingTransaction {
+                attempts += 1
+                try first.execute("INSERT INTO t VALUES (1, 0)")
+            }
+        }
+        #expect(attempts == 1)
+    }
+
     @Test func aDeadlockIsReportedAsOne() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }

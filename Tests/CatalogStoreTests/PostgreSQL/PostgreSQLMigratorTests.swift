@@ -11,7 +11,10 @@ struct PostgreSQLMigratorTests {
         let connection = try database.connect()
         let migrator = try PostgreSQLMigrator()
         #expect(try migrator.currentVersion(of: connection) == 0)
+        let outdated = try #require(throws: StoreError.self) { try migrator.checkUpToDate(connection) }
+        #expect(outdated == .outdatedSchema(path: connection.displayName, found: 0, known: migrator.latestVersion))
         #expect(try migrator.migrate(connection) == Migration.postgreSQL.map(\.id))
+        try migrator.checkUpToDate(connection)
         #expect(try migrator.currentVersion(of: connection) == Migration.all.last?.id)
         let applied = try migrator.appliedMigrations(connection)
         #expect(applied.map(\.name) == Migration.postgreSQL.map(\.name))

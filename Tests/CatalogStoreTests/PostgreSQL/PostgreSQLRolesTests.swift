@@ -56,7 +56,7 @@ struct PostgreSQLRolesTests {
 
         // The lookup role: reads every table, including the migrator's check, and writes nothing.
         let lookupConnection = try PostgreSQLConnection(PostgresTestDatabase.replacingUser(in: databaseURL, with: lookup))
-        try PostgreSQLMigrator().checkCompatible(lookupConnection)
+        try PostgreSQLMigrator().checkUpToDate(lookupConnection)
         for table in MigratorTests.tables {
             _ = try lookupConnection.query("SELECT * FROM \(table) LIMIT 1")
         }
