@@ -19,13 +19,7 @@ package struct PostgreSQLMigrator: Sendable {
 
     /// `migrations` must have strictly increasing, positive ids.
     package init(migrations: [Migration] = Migration.postgreSQL) throws {
-        for (previous, next) in zip(migrations, migrations.dropFirst()) where next.id <= previous.id {
-            throw StoreError.invalidMigrations(
-                reason: "migration \(next.id)_\(next.name) does not follow \(previous.id)_\(previous.name)")
-        }
-        if let first = migrations.first, first.id <= 0 {
-            throw StoreError.invalidMigrations(reason: "migration ids start at 1, found \(first.id)")
-        }
+        try Migration.checkOrder(migrations)
         self.migrations = migrations
     }
 

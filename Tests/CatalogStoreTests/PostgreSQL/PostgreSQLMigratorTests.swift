@@ -93,20 +93,3 @@ struct PostgreSQLMigratorTests {
         #expect(try PostgreSQLMigrator().appliedMigrations(connection).count == Migration.postgreSQL.count)
     }
 }
-
-/// `Migration.postgreSQL` is `Migrations/postgresql/*.sql` (no server needed).
-@Suite struct PostgreSQLGeneratedMigrationsTests {
-    @Test func theCompiledMigrationsMatchTheSQLFiles() throws {
-        let folder = GeneratedMigrationsTests.packageRoot.appendingPathComponent("Migrations/postgresql")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(files.count == Migration.postgreSQL.count)
-        for (file, migration) in zip(files, Migration.postgreSQL) {
-            let base = String(file.dropLast(4))
-            #expect(Int(base.prefix(4)) == migration.id)
-            #expect(String(base.dropFirst(5)) == migration.name)
-            var sql = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            if sql.hasSuffix("\n") { sql.removeLast() }
-            #expect(migration.sql == sql, "\(file) differs from its compiled copy")
-        }
-    }
-}
