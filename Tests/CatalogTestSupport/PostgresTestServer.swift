@@ -4,8 +4,8 @@ import Foundation
 /// a throwaway cluster with `Scripts/postgres-test-server.sh`), else a cluster this test process
 /// starts itself with the same script when `initdb` is on the machine (PATH or
 /// `/usr/lib/postgresql/*/bin`), stopped when the process ends. Tests that need it are skipped with
-/// ``unavailableReason`` when there is none — except under `.ci/run` (`TestPaths.toolsRequired`),
-/// where they run and fail.
+/// ``unavailableReason`` when there is none, or when `CATALOG_TEST_NO_POSTGRES=1` hides it — except
+/// under `.ci/run` (`TestPaths.toolsRequired`), where they run and fail.
 public enum PostgresTestServer {
     public static let urlVariable = "CATALOG_TEST_POSTGRES_URL"
 
@@ -18,7 +18,13 @@ public enum PostgresTestServer {
     /// Whether tests needing the server run: it is there, or they must (and then fail without it).
     public static var testsEnabled: Bool { url != nil || TestPaths.toolsRequired }
 
+    public static let hideVariable = "CATALOG_TEST_NO_POSTGRES"
+
     private static let server: (url: String?, reason: String) = {
+        let hidden = ProcessInfo.processInfo.environment[hideVariable] ?? ""
+        if !hidden.isEmpty && hidden != "0" {
+            return (nil, "\(hideVariable) is set: PostgreSQL tests skipped")
+        }
         if let url = ProcessInfo.processInfo.environment[urlVariable], !url.isEmpty { return (url, "") }
         let initdbFound = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }

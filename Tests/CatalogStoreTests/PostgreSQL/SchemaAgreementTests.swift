@@ -3,15 +3,19 @@ import Foundation
 import Testing
 @testable import CatalogStore
 
+/// Schema N is one model on both engines: each SQLite migration has its PostgreSQL counterpart under
+/// the same number (no server needed).
+@Suite struct SchemaVersionTests {
+    @Test func bothEnginesReachTheSameSchemaVersion() {
+        #expect(Migration.postgreSQL.last?.id == Migration.all.last?.id,
+                "each SQLite migration needs its PostgreSQL counterpart under the same number")
+    }
+}
+
 /// The SQLite schema (Migrations/*.sql) and the PostgreSQL one (Migrations/postgresql/*.sql) are one
 /// model: after migrating both, their tables, columns, keys and foreign keys agree.
 @Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct SchemaAgreementTests {
-    @Test func bothEnginesReachTheSameSchemaVersion() throws {
-        #expect(Migration.postgreSQL.last?.id == Migration.all.last?.id,
-                "each SQLite migration needs its PostgreSQL counterpart under the same number")
-    }
-
     @Test func tablesColumnsKeysAndForeignKeysAgree() throws {
         let directory = try TemporaryDirectory()
         let sqlite = try SchemaShape(sqlite: Connection.openCatalogue(path: directory.path("catalogue.sqlite")))
