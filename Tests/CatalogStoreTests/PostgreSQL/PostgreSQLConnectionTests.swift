@@ -32,6 +32,19 @@ struct PostgreSQLConnectionTests {
         }
     }
 
+    @Test(arguments: [
+        // libpq quotes a malformed percent-escape — here inside the password — in its own error.
+        "postgresql://catalog_admin:b%zzad-s3cret@/nowhere?host=/nonexistent-catalog-socket-folder",
+        "host=/nonexistent-catalog-socket-folder dbname=nowhere password='s3cret word'",
+        "postgresql:///nowhere?host=/nonexistent-catalog-socket-folder&password=s3cret",
+    ])
+    func noConnectionErrorShowsThePassword(connectionString: String) throws {
+        let error = try #require(throws: PostgreSQLError.self) { try PostgreSQLConnection(connectionString) }
+        #expect(error.condition == .connectionFailure)
+        #expect(!error.description.contains("s3cret"), "\(error)")
+        #expect(error.description.contains("***"))
+    }
+
     // MARK: Parameters
 
     @Test func boundParametersRoundTrip() throws {
