@@ -18,7 +18,9 @@ import Foundation
 /// loaded once, thread-safely (a lazily initialised global), and every connection uses it.
 package struct LibPQ: Sendable {
     // Opaque handles: `PGconn *` and `PGresult *`.
-    typealias ConnectDB = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    /// `PQconnectdbParams(keywords, values, expand_dbname)`.
+    typealias ConnectDBParams = @convention(c) (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?,
+                                                Int32) -> OpaquePointer?
     typealias ConnectionInt = @convention(c) (OpaquePointer?) -> Int32
     typealias ConnectionText = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     typealias Finish = @convention(c) (OpaquePointer?) -> Void
@@ -42,7 +44,7 @@ package struct LibPQ: Sendable {
     /// Where the library was found (the name or path given to `dlopen`).
     package let location: String
 
-    let connectdb: ConnectDB
+    let connectdbParams: ConnectDBParams
     let status: ConnectionInt
     let errorMessage: ConnectionText
     let transactionStatus: ConnectionInt
@@ -119,7 +121,7 @@ package struct LibPQ: Sendable {
             return unsafeBitCast(address, to: type)
         }
         self.location = location
-        connectdb = try symbol("PQconnectdb", as: ConnectDB.self)
+        connectdbParams = try symbol("PQconnectdbParams", as: ConnectDBParams.self)
         status = try symbol("PQstatus", as: ConnectionInt.self)
         errorMessage = try symbol("PQerrorMessage", as: ConnectionText.self)
         transactionStatus = try symbol("PQtransactionStatus", as: ConnectionInt.self)

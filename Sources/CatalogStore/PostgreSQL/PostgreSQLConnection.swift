@@ -28,7 +28,7 @@ package final class PostgreSQLConnection {
     package init(_ connectionString: String, library: LibPQ? = nil) throws {
         let pq = try library ?? LibPQ.loaded()
         let displayName = ConnectionString.redacted(connectionString)
-        guard let handle = pq.connectdb(connectionString) else {
+        guard let handle = Self.connect(pq, connectionString) else {
             throw PostgreSQLError(sqlState: PostgreSQLError.cannotConnect,
                                   message: "cannot connect to \(displayName): out of memory")
         }
@@ -51,6 +51,31 @@ package final class PostgreSQLConnection {
 
     deinit {
         pq.finish(handle)
+    }
+
+    /// How long a connection attempt may take when neither the connection string (`connect_timeout`)
+    /// nor the environment (`PGCONNECT_TIMEOUT`) says: libpq's own default is to wait forever, and
+    /// a nightly ingest must not hang on a server that is down.
+    package static let defaultConnectTimeoutSeconds = 10
+
+    /// `PQconnectdbParams` with the connection string as an expanded `dbname` placed after our
+    /// default `connect_timeout`, so a `connect_timeout` in the string overrides the default.
+    private static func connect(_ pq: LibPQ, _ connectionString: String) -> OpaquePointer? {
+        var pairs: [(String, String)] = []
+        if ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil {
+            pairs.append(("connect_timeout", String(defaultConnectTimeoutSeconds)))
+        }
+        pairs.append(("dbname", connectionString))
+        let keywords = pairs.map { strdup($0.0) } + [nil]
+        let values = pairs.map { strdup($0.1) } + [nil]
+        defer { (keywords + values).forEach { free($0) } }
+        let constKeywords = keywords.map { $0.map { UnsafePointer($0) } }
+        let constValues = values.map { $0.map { UnsafePointer($0) } }
+        return constKeywords.withUnsafeBufferPointer { keywords in
+            constValues.withUnsafeBufferPointer { values in
+                pq.connectdbParams(keywords.baseAddress, values.baseAddress, 1)
+            }
+        }
     }
 
     /// The server's version as a number, e.g. 150004 for 15.4.

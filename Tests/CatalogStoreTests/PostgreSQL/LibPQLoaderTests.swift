@@ -35,7 +35,7 @@ import Testing
             Issue.record("\(other) was taken for libpq")
             return
         }
-        #expect(error == .missingFunction(name: "PQconnectdb", library: other))
+        #expect(error == .missingFunction(name: "PQconnectdbParams", library: other))
         #expect(error.description.contains("apt-get install libpq5"))
     }
 

@@ -45,6 +45,26 @@ struct PostgreSQLConnectionTests {
         #expect(error.description.contains("***"))
     }
 
+    @Test func aServerThatNeverAnswersTimesOut() throws {
+        let listener = try SilentListener()
+        // The string's own connect_timeout wins over the default.
+        var started = Date()
+        let quick = try #require(throws: PostgreSQLError.self) {
+            try PostgreSQLConnection("postgresql://nobody@127.0.0.1:\(listener.port)/x?connect_timeout=2")
+        }
+        #expect(quick.condition == .connectionFailure)
+        #expect((1.5..<8).contains(Date().timeIntervalSince(started)), "\(quick)")
+        // Without one, the default (libpq's own would wait forever).
+        started = Date()
+        let error = try #require(throws: PostgreSQLError.self) {
+            try PostgreSQLConnection("postgresql://nobody@127.0.0.1:\(listener.port)/x")
+        }
+        #expect(error.condition == .connectionFailure)
+        let waited = Date().timeIntervalSince(started)
+        #expect(Double(PostgreSQLConnection.defaultConnectTimeoutSeconds) - 1 <= waited
+                && waited < Double(PostgreSQLConnection.defaultConnectTimeoutSeconds) + 6, "\(waited) s: \(error)")
+    }
+
     // MARK: Parameters
 
     @Test func boundParametersRoundTrip() throws {
@@ -273,4 +293,40 @@ final class Outcomes: @unchecked Sendable {
 
     func finish() { done.signal() }
     func waitForFinish() { done.wait() }
+}
+
+/// A TCP socket on 127.0.0.1 that listens but never accepts or answers: the kernel completes the
+/// handshake, then a client waits for the server's first word forever.
+final class SilentListener {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else {
+            if descriptor >= 0 { close(descriptor) }
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit {
+        close(descriptor)
+    }
 }
