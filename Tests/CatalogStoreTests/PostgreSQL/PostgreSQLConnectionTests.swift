@@ -65,6 +65,17 @@ struct PostgreSQLConnectionTests {
                 && waited < Double(PostgreSQLConnection.defaultConnectTimeoutSeconds) + 6, "\(waited) s: \(error)")
     }
 
+    @Test func aSessionTheServerEndsIsAConnectionFailure() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let victim = try database.connect()
+        let pid = try #require(try victim.queryFirst("SELECT pg_backend_pid() AS pid")?.int64("pid"))
+        let admin = try database.connect()
+        #expect(try admin.queryFirst("SELECT pg_terminate_backend($1::int) AS done", [.integer(pid)])?.bool("done") == true)
+        let error = try #require(throws: PostgreSQLError.self) { try victim.query("SELECT 1") }
+        #expect(error.condition == .connectionFailure, "\(error)")
+    }
+
     // MARK: Parameters
 
     @Test func boundParametersRoundTrip() throws {
