@@ -20,8 +20,9 @@ enum CatalogueLocation {
         #endif
     }
 
+    /// A path made absolute; a PostgreSQL connection string (`postgresql://…`) is left as it is.
     static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
+        if path.hasPrefix("/") || CatalogueEngine(path).isPostgreSQL { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 }

@@ -21,7 +21,7 @@ enum QuerySupport {
     /// ``queries(_:_:)`` for a command with other output options (`report`).
     static func queries(at path: String, maxAge option: MaxAge?, showsTable: Bool,
                         _ context: CommandContext) throws -> CatalogQueries {
-        let queries = try Catalogue.openForReading(path: path).queries
+        let queries = try Catalogue.openQueries(path)
         let maxAge = try MaxAge.resolve(option, context.environment)
         guard maxAge != nil || showsTable else { return queries }
         let last = try queries.lastSuccessfulIngest()

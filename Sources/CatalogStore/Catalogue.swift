@@ -33,6 +33,8 @@ package final class Catalogue {
     /// With `mustExist`, a missing file is `StoreError.missing` instead of a new catalogue. A second
     /// writer waits up to `busyTimeout` seconds for the first, then fails with `StoreError.busy`.
     package static func openForWriting(path: String, mustExist: Bool = false, busyTimeout: Double = 120) throws -> Catalogue {
+        let engine = CatalogueEngine(path)
+        if engine.isPostgreSQL { throw StoreError.writingNotSupported(catalogue: engine.description) }
         if mustExist, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
         do {
             let connection = try Connection.openCatalogue(path: path)
@@ -44,6 +46,20 @@ package final class Catalogue {
     }
 
     package var queries: CatalogQueries { CatalogQueries(connection) }
+
+    /// The queries of the catalogue `name` names (`--db`, `$CATALOG_DB`), opened to read: a SQLite
+    /// file (``openForReading(path:)``), or a PostgreSQL database (`postgresql://…`, issue 16), which
+    /// must be at this binary's schema. Needs libpq only for PostgreSQL.
+    package static func openQueries(_ name: String) throws -> CatalogQueries {
+        switch CatalogueEngine(name) {
+        case .sqlite(let path):
+            return try openForReading(path: path).queries
+        case .postgreSQL(let connectionString):
+            let connection = try PostgreSQLConnection(connectionString)
+            try PostgreSQLMigrator().checkUpToDate(connection)
+            return CatalogQueries(connection)
+        }
+    }
 
     /// The writer an ingest or prune uses inside `writeRun`.
     package var writer: CatalogWriter { CatalogWriter(connection) }

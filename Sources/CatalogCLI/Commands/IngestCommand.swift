@@ -34,6 +34,8 @@ enum IngestCommand: Command {
     static func run(_ options: IngestCommandOptions, _ context: CommandContext) throws -> Int32 {
         let roots = try resolveRoots(options.paths, context)
         let dbPath = options.database
+        let engine = CatalogueEngine(dbPath)
+        if engine.isPostgreSQL { throw StoreError.writingNotSupported(catalogue: engine.description) }
         do {
             try FileManager.default.createDirectory(atPath: (dbPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)

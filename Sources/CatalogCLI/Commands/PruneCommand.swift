@@ -47,12 +47,11 @@ enum PruneCommand: Command {
         // file system's case): compare in that spelling too.
         let roots = RootResolver.resolve(try self.roots(options.paths, context), using: SystemPathResolver()).map(\.path)
 
-        let catalogue = mode == .dryRun
-            ? try Catalogue.openForReading(path: options.query.database)
-            : try Catalogue.openForWriting(path: options.query.database, mustExist: true)
+        let catalogue = mode == .dryRun ? nil : try Catalogue.openForWriting(path: options.query.database, mustExist: true)
         // A prune that writes opened the catalogue in WAL mode: leave it readable by readers after.
-        defer { if mode != .dryRun { CatalogueLocation.leaveReadableByReaders(catalogue, context) } }
-        let candidates = try catalogue.queries.pruneCandidates(now: now).filter { candidate in
+        defer { if let catalogue { CatalogueLocation.leaveReadableByReaders(catalogue, context) } }
+        let queries = try catalogue?.queries ?? Catalogue.openQueries(options.query.database)
+        let candidates = try queries.pruneCandidates(now: now).filter { candidate in
             roots.contains { candidate.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
                 && ((wantExpired && candidate.expired) || (wantSuperseded && candidate.supersededBy != nil))
         }
@@ -108,7 +107,7 @@ enum PruneCommand: Command {
                 ("message", .optional(message)),
             ]))
         }
-        if !pruned.isEmpty {
+        if !pruned.isEmpty, let catalogue {
             try catalogue.recordPruned(pruned, at: Date())
         }
         QuerySupport.print(records, columns: columns, options.query, context)

@@ -11,7 +11,7 @@ enum StatsCommand: Command {
 
     static func run(_ options: QueryOptions, _ context: CommandContext) throws -> Int32 {
         let stats = try QuerySupport.queries(options, context).stats()
-        QuerySupport.printObject(stats.output(database: options.database, now: Date()), options, context)
+        QuerySupport.printObject(stats.output(database: CatalogueEngine(options.database).description, now: Date()), options, context)
         return 0
     }
 }

@@ -25,15 +25,17 @@ extension CatalogQueries {
         package init() {}
     }
 
-    static let buildColumns = """
+    static func buildColumns(_ dialect: SQLDialect) -> String {
+        """
         b.bundle_id, b.short_version, b.build, b.short_version || ' (' || b.build || ')' AS formatted_version,
         b.source_kind, b.path, NULLIF(b.app_path, '') AS app_path, b.profile_uuid, p.name AS profile_name,
         b.team_id, b.platform, b.package_type, b.archived_at, b.signing_identity,
         (SELECT parent.bundle_id FROM builds parent WHERE parent.id = b.parent_build_id) AS parent_bundle_id,
         b.first_seen, b.last_seen, b.removed_at,
         p.kind AS profile_kind, p.effective_expiration_date AS launches_until, p.expiry_cause AS launches_until_cause,
-        \(supersededBy) AS profile_superseded_by, b.error
+        \(supersededBy(dialect)) AS profile_superseded_by, b.error
         """
+    }
 
     /// Build history, newest version first (version-aware), then newest build.
     package func builds(_ filter: BuildFilter) throws -> [BuildSummary] {
@@ -50,7 +52,7 @@ extension CatalogQueries {
         case .removed: clauses.add("b.removed_at IS NOT NULL")
         case .any: break
         }
-        if let bundle = filter.bundleID { clauses.add("b.bundle_id = ? COLLATE NOCASE", .text(bundle)) }
+        if let bundle = filter.bundleID { clauses.add(dialect.fragment(dialect.equalsIgnoringCase("b.bundle_id")), .text(bundle)) }
         if let version = filter.shortVersion { clauses.add("b.short_version = ?", .text(version)) }
         if let build = filter.build { clauses.add("b.build = ?", .text(build)) }
         if let team = filter.teamID { clauses.add("b.team_id = ?", .text(team.uppercased())) }
@@ -69,25 +71,26 @@ extension CatalogQueries {
         }
         var parameters = clauses.parameters
         var sql = """
-            SELECT \(Self.buildColumns) FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
+            SELECT \(Self.buildColumns(dialect)) FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
             \(clauses.sql)
-            ORDER BY b.bundle_id, b.version_sort DESC, b.build_sort DESC, b.archived_at DESC, b.path
+            ORDER BY b.bundle_id\(dialect.nullsFirst), b.version_sort DESC, b.build_sort DESC,
+                     b.archived_at DESC\(dialect.nullsLast), b.path
             """
         if let limit = filter.limit {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        try db.forEachRow(sql, parameters) { try body(try BuildSummary($0)) }
+        try db.eachRow(sql, parameters) { try body(try BuildSummary($0)) }
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates.
     package func versions(bundleID: String, presence: Presence) throws -> [VersionSummary] {
-        let rows = try db.query("""
+        let rows = try db.rows("""
             SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.first_seen, b.last_seen,
                    b.archived_at, p.kind AS profile_kind, p.effective_expiration_date AS launches_until,
-                   \(Self.supersededBy) AS profile_superseded_by
+                   \(Self.supersededBy(dialect)) AS profile_superseded_by
             FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
-            WHERE b.bundle_id = ? COLLATE NOCASE AND (?2 OR (b.removed_at IS NULL) = ?3)
+            WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (?2 OR (b.removed_at IS NULL) = ?3)
             ORDER BY b.version_sort DESC, b.build_sort DESC
             """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)])
         var order: [String] = []

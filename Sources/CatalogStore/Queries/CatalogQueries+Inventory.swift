@@ -24,12 +24,12 @@ extension CatalogQueries {
         if let from = filter.notAfterFrom { clauses.add("c.not_after >= ?", SQLValue(from)) }
         if let to = filter.notAfterTo { clauses.add("c.not_after <= ?", SQLValue(to)) }
         if let teamID = filter.teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
-        if let types = filter.types { clauses.add("c.type IN (SELECT value FROM json_each(?))", .text(JSONValue.strings(types.map(\.rawValue)).serialized())) }
+        if let types = filter.types { clauses.add(dialect.fragment("c.type IN (\(dialect.jsonArrayElements("?")))"), .text(JSONValue.strings(types.map(\.rawValue)).serialized())) }
         if let expired = filter.expired {
             clauses.add(expired ? "c.not_after < ?" : "c.not_after >= ?", SQLValue(filter.now))
         }
-        if let name = filter.nameContains { clauses.add("instr(lower(c.common_name), lower(?)) > 0", .text(name)) }
-        return try db.query("""
+        if let name = filter.nameContains { clauses.add(dialect.fragment(dialect.containsIgnoringCase("c.common_name")), .text(name)) }
+        return try db.rows("""
             SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name, c.serial,
                    c.not_before, c.not_after,
                    (SELECT count(*) FROM profile_certificates pc WHERE pc.certificate_sha1 = c.sha1) AS profile_count,
@@ -40,7 +40,7 @@ extension CatalogQueries {
 
     /// Every device with how many profiles (and live profiles) list it, most used first.
     package func devices() throws -> [DeviceSummary] {
-        try db.query("""
+        try db.rows("""
             SELECT d.udid, count(pd.profile_id) AS profile_count, d.first_seen
             FROM devices d LEFT JOIN profile_devices pd ON pd.device_id = d.id
             GROUP BY d.id ORDER BY profile_count DESC, d.udid
@@ -49,26 +49,26 @@ extension CatalogQueries {
 
     package func runs(limit: Int?) throws -> [RunSummary] {
         var json = StoredJSON()
-        return try db.query("""
+        return try db.rows("""
             SELECT id, started_at, finished_at, status, roots, files_scanned, files_unchanged, files_decoded,
                    profiles_new, profiles_renewed, profiles_removed, builds_seen, builds_new, builds_removed, errors
             FROM ingest_runs ORDER BY id DESC LIMIT ?
-            """, [.integer(Int64(limit ?? -1))]).map { try RunSummary($0, json: &json) }
+            """, [dialect.limit(limit)]).map { try RunSummary($0, json: &json) }
     }
 
     /// The errors run `runID` recorded; when nil, every error current now (not cleared by a later
     /// run), each path once with the last run that met it.
     package func errors(runID: Int64?) throws -> [IngestErrorSummary] {
         if let runID {
-            return try db.query("""
+            return try db.rows("""
                 SELECT run_id, path, message FROM ingest_errors WHERE run_id = ? ORDER BY id
                 """, [.integer(runID)]).map(IngestErrorSummary.init)
         }
-        return try db.query("""
+        return try db.rows("""
             SELECT DISTINCT e.run_id, e.path, e.message FROM ingest_errors e
             WHERE e.cleared_at IS NULL
-              AND e.run_id = (SELECT max(x.run_id) FROM ingest_errors x WHERE x.path IS e.path AND x.cleared_at IS NULL)
-            ORDER BY e.path, e.message
+              AND e.run_id = (SELECT max(x.run_id) FROM ingest_errors x WHERE \(dialect.nullSafeEquals("x.path", "e.path")) AND x.cleared_at IS NULL)
+            ORDER BY e.path\(dialect.nullsFirst), e.message
             """).map(IngestErrorSummary.init)
     }
 
@@ -76,7 +76,7 @@ extension CatalogQueries {
     /// verification existed or with it off (`unchecked`).
     func profilesBySignature() throws -> [ProfileSignature.Status?: Int] {
         var counts: [ProfileSignature.Status?: Int] = [:]
-        try db.forEachRow("SELECT signature, count(*) AS n FROM profiles GROUP BY 1") { row in
+        try db.eachRow("SELECT signature, count(*) AS n FROM profiles GROUP BY 1", []) { row in
             counts[try row.optionalValue("signature", as: ProfileSignature.Status.self)] = row.int("n") ?? 0
         }
         return counts
@@ -84,16 +84,16 @@ extension CatalogQueries {
 
     /// When the last successful ingest finished: every answer is as old as that. Nil when none has.
     package func lastSuccessfulIngest() throws -> Date? {
-        try db.queryFirst("SELECT max(finished_at) AS at FROM ingest_runs WHERE status = 'ok'")?
+        try db.firstRow("SELECT max(finished_at) AS at FROM ingest_runs WHERE status = 'ok'")?
             .string("at").flatMap(SQLDate.date(from:))
     }
 
     /// What the catalogue holds, and its newest run.
     package func stats() throws -> CatalogueStats {
         func count(_ sql: String) throws -> Int {
-            try db.queryFirst(sql)?.int("n") ?? 0
+            try db.firstRow(sql)?.int("n") ?? 0
         }
-        let last = try db.queryFirst("""
+        let last = try db.firstRow("""
             SELECT id, started_at, finished_at, status, files_scanned, errors FROM ingest_runs ORDER BY id DESC LIMIT 1
             """).map { row in
             CatalogueStats.LastRun(runID: row.int64("id") ?? 0, startedAt: row.date("started_at"),
@@ -101,7 +101,7 @@ extension CatalogQueries {
                                    filesScanned: row.int("files_scanned") ?? 0, errors: row.int("errors") ?? 0)
         }
         return CatalogueStats(
-            schemaVersion: try Migrator().currentVersion(of: db),
+            schemaVersion: try db.schemaVersion(),
             profiles: try count("SELECT count(*) AS n FROM profiles"),
             profilesPresent: try count("SELECT count(DISTINCT profile_uuid) AS n FROM profile_locations WHERE removed_at IS NULL"),
             profilesInstalled: try count("""

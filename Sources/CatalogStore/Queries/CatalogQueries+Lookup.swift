@@ -18,15 +18,15 @@ extension CatalogQueries {
         var matches: [CertificateMatch] = []
         if hex.count >= 8, hex.allSatisfy(\.isHexDigit) {
             // A range on each digest index: `prefix` ≤ digest < `prefix` followed by the highest digit.
-            matches = try db.query("""
+            matches = try db.rows("""
                 SELECT sha1, common_name FROM certificates
                 WHERE (sha1 >= ?1 AND sha1 <= ?1 || 'G') OR (sha256 >= ?1 AND sha256 <= ?1 || 'G')
                 ORDER BY sha1
                 """, [.text(hex)]).map { CertificateMatch(sha1: $0.string("sha1") ?? "", commonName: $0.string("common_name")) }
         }
         if matches.isEmpty {
-            matches = try db.query("""
-                SELECT sha1, common_name FROM certificates WHERE instr(lower(common_name), lower(?)) > 0
+            matches = try db.rows("""
+                SELECT sha1, common_name FROM certificates WHERE \(dialect.containsIgnoringCase("common_name"))
                 ORDER BY common_name, sha1
                 """, [.text(text)]).map { CertificateMatch(sha1: $0.string("sha1") ?? "", commonName: $0.string("common_name")) }
         }
@@ -42,10 +42,12 @@ extension CatalogQueries {
     /// Profiles named exactly `name` (ignoring case), else those whose name contains it.
     package func profiles(named name: String) throws -> [ProfileMatch] {
         func matches(_ sql: String) throws -> [ProfileMatch] {
-            try db.query(sql, [.text(name)]).map { ProfileMatch(uuid: $0.string("uuid") ?? "", name: $0.string("name") ?? "") }
+            try db.rows(sql, [.text(name)]).map { ProfileMatch(uuid: $0.string("uuid") ?? "", name: $0.string("name") ?? "") }
         }
-        let exact = try matches("SELECT uuid, name FROM profiles WHERE name = ? COLLATE NOCASE ORDER BY creation_date DESC, uuid")
+        let exact = try matches("""
+            SELECT uuid, name FROM profiles WHERE \(dialect.equalsIgnoringCase("name")) ORDER BY creation_date DESC, uuid
+            """)
         if !exact.isEmpty { return exact }
-        return try matches("SELECT uuid, name FROM profiles WHERE instr(lower(name), lower(?)) > 0 ORDER BY name, uuid")
+        return try matches("SELECT uuid, name FROM profiles WHERE \(dialect.containsIgnoringCase("name")) ORDER BY name, uuid")
     }
 }

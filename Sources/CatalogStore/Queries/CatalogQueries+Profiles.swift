@@ -48,21 +48,22 @@ extension CatalogQueries {
         if let team = filter.teamID { clauses.add("p.team_id = ?", .text(team.uppercased())) }
         if let bundle = filter.bundleID {
             if filter.exactBundleID {
-                clauses.add("p.bundle_id = ? COLLATE NOCASE", .text(bundle))
+                clauses.add(dialect.fragment(dialect.equalsIgnoringCase("p.bundle_id")), .text(bundle))
             } else {
                 // The id itself or any wildcard app id that covers it (`com.x.*`, `*`), through the
                 // case-insensitive index; `bundle_id_match` says which.
-                clauses.add("p.bundle_id COLLATE NOCASE IN (SELECT value FROM json_each(?))",
+                clauses.add(dialect.fragment(dialect.inJSONArrayIgnoringCase("p.bundle_id")),
                             .text(JSONValue.strings([bundle] + Self.wildcards(covering: bundle)).serialized()))
             }
         }
         if let kind = filter.kind { clauses.add("p.kind = ?", .text(kind.rawValue)) }
         if let platform = filter.platform {
             // An absent Platform key means iOS.
-            clauses.add("""
-                (EXISTS (SELECT 1 FROM json_each(p.platforms) WHERE value IN (SELECT value FROM json_each(?)))
+            clauses.add(dialect.fragment("""
+                (EXISTS (SELECT 1 FROM \(dialect.jsonArrayTable("p.platforms", as: "written"))
+                         WHERE written.value IN (\(dialect.jsonArrayElements("?"))))
                  OR (p.platforms = '[]' AND ?))
-                """, .text(JSONValue.strings(platform.profileValues).serialized()), SQLValue(platform == .iOS))
+                """), .text(JSONValue.strings(platform.profileValues).serialized()), SQLValue(platform == .iOS))
         }
         if let expired = filter.expired {
             if expired {
@@ -79,24 +80,19 @@ extension CatalogQueries {
                 """, .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
         }
         if let sha1s = filter.certificateSHA1s {
-            clauses.add("""
+            clauses.add(dialect.fragment("""
                 p.uuid IN (SELECT profile_uuid FROM profile_certificates
-                           WHERE certificate_sha1 IN (SELECT value FROM json_each(?)))
-                """, .text(JSONValue.strings(sha1s).serialized()))
+                           WHERE certificate_sha1 IN (\(dialect.jsonArrayElements("?"))))
+                """), .text(JSONValue.strings(sha1s).serialized()))
         }
         if let key = filter.entitlementKey {
             if let value = filter.entitlementValue {
-                // VALUE matches a JSON literal (true, 42, ["a"]) or a string.
                 // VALUE matches a JSON literal (true, 42, ["a"]) or a string, or one member of an
                 // array entitlement (keychain-access-groups=TEAM.shared).
-                clauses.add("""
+                clauses.add(dialect.fragment("""
                     p.uuid IN (SELECT e.profile_uuid FROM entitlements e WHERE e.key = ? AND (
-                        e.value_json = ? OR e.value_json = ?
-                        OR (json_type(e.value_json) = 'array' AND EXISTS (
-                            SELECT 1 FROM json_each(e.value_json) m
-                            WHERE m.type NOT IN ('object', 'array') AND (json_quote(m.value) = ? OR json_quote(m.value) = ?
-                                  OR (m.type IN ('true', 'false') AND m.type = ?))))))
-                    """, .text(key), .text(value), .text(JSONValue.string(value).serialized()),
+                        \(dialect.entitlementValueMatches)))
+                    """), .text(key), .text(value), .text(JSONValue.string(value).serialized()),
                     .text(value), .text(JSONValue.string(value).serialized()), .text(value))
             } else {
                 clauses.add("p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ?)", .text(key))
@@ -108,22 +104,21 @@ extension CatalogQueries {
             clauses.add("p.signature = ?", .text(signature.rawValue))
         }
         if let name = filter.nameContains {
-            clauses.add("instr(lower(p.name), lower(?)) > 0", .text(name))
+            clauses.add(dialect.fragment(dialect.containsIgnoringCase("p.name")), .text(name))
         }
         if let superseded = filter.superseded {
-            // SQLite lets WHERE name a result column: the subquery is written once, in profileColumns.
-            clauses.add(superseded ? "superseded_by IS NOT NULL" : "superseded_by IS NULL")
+            clauses.add(dialect.fragment(Self.supersededBy(dialect) + (superseded ? " IS NOT NULL" : " IS NULL")))
         }
         var parameters = clauses.parameters
         let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
-        var sql = "SELECT \(Self.profileColumns) FROM profiles p \(clauses.sql) ORDER BY \(order)"
+        var sql = "SELECT \(Self.profileColumns(dialect)) FROM profiles p \(clauses.sql) ORDER BY \(order)"
         if let limit = filter.limit {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
         var json = StoredJSON()
         let wildcardsToo = filter.exactBundleID ? nil : filter.bundleID?.lowercased()
-        try db.forEachRow(sql, parameters) { row in
+        try db.eachRow(sql, parameters) { row in
             var profile = try ProfileSummary(row, json: &json)
             if let wildcardsToo {
                 profile.bundleIDMatch = profile.bundleID?.lowercased() == wildcardsToo ? .exact : .wildcard
@@ -161,7 +156,7 @@ extension CatalogQueries {
         clauses.add("c.not_after <= ?", SQLValue(to))
         if !includeExpired { clauses.add("c.not_after >= ?", SQLValue(from)) }
         if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
-        return try db.query("""
+        return try db.rows("""
             SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name,
                    c.serial, c.not_before, c.not_after, c.sha256
             FROM certificates c \(clauses.sql)
@@ -172,7 +167,7 @@ extension CatalogQueries {
     /// `certificate` with how many profiles present in `scope` list it, or nil when none does.
     package func counted(_ certificate: CertificateSummary, scope: LocationScope) throws -> CertificateSummary? {
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
-        let count = try db.queryFirst("""
+        let count = try db.firstRow("""
             SELECT count(DISTINCT pc.profile_uuid) AS n FROM profile_certificates pc
             JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
             WHERE pc.certificate_sha1 = ?
@@ -186,7 +181,7 @@ extension CatalogQueries {
     /// Everything known about one profile, or nil when the UUID is not catalogued.
     package func profileDetail(uuid: String) throws -> ProfileDetail? {
         let key = SQLValue.text(uuid.uppercased())
-        guard let row = try db.queryFirst("""
+        guard let row = try db.firstRow("""
             SELECT uuid, name, app_id_name, team_id, team_name, team_identifiers, app_id_prefixes, platforms, kind,
                    xcode_managed, ppq_check, creation_date, expiration_date, effective_expiration_date, expiry_cause,
                    application_identifier, bundle_id, aps_environment, get_task_allow, provisions_all_devices,
@@ -195,27 +190,27 @@ extension CatalogQueries {
             FROM profiles WHERE uuid = ?
             """, [key]) else { return nil }
         var json = StoredJSON()
-        let entitlements = try db.query("SELECT key, value_json FROM entitlements WHERE profile_uuid = ? ORDER BY key", [key]).map {
+        let entitlements = try db.rows("SELECT key, value_json FROM entitlements WHERE profile_uuid = ? ORDER BY key", [key]).map {
             ProfileDetail.Entitlement(key: $0.string("key") ?? "", value: json.value($0.string("value_json") ?? "null"))
         }
-        let certificates = try db.query("""
+        let certificates = try db.rows("""
             SELECT c.sha1, c.sha256, c.common_name, c.type AS certificate_type, c.team_id, c.organization,
                    c.issuer_common_name, c.serial, c.not_before, c.not_after
             FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
             WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
             """, [key]).map(CertificateSummary.init)
-        let undecodable = try db.query("""
+        let undecodable = try db.rows("""
             SELECT position, size, sha1, sha256, reason
             FROM profile_undecodable_certificates WHERE profile_uuid = ? ORDER BY position
             """, [key]).map {
             UndecodableCertificate(index: $0.int("position") ?? 0, size: $0.int("size") ?? 0, sha1: $0.string("sha1") ?? "",
                                    sha256: $0.string("sha256") ?? "", reason: $0.string("reason") ?? "")
         }
-        let devices = try db.query("""
+        let devices = try db.rows("""
             SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
             JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
             """, [key]).compactMap { $0.string("udid") }
-        let locations = try db.query("""
+        let locations = try db.rows("""
             SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at, error
             FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
             """, [key]).map(ProfileLocation.init)
@@ -225,11 +220,12 @@ extension CatalogQueries {
         let builds = try self.builds(buildFilter)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
         // same team, application identifier, kind and platforms; the later effective expiry renews.
-        let renewals = try db.query("""
+        let renewals = try db.rows("""
             SELECT o.uuid, o.name, o.creation_date, o.expiration_date, o.effective_expiration_date,
                    o.effective_expiration_date < p.effective_expiration_date AS older
             FROM profiles p JOIN profiles o
-              ON o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
+              ON \(dialect.nullSafeEquals("o.team_id", "p.team_id"))
+             AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
              AND o.kind = p.kind AND o.platforms = p.platforms
              AND o.effective_expiration_date <> p.effective_expiration_date
             WHERE p.uuid = ? ORDER BY o.effective_expiration_date, o.uuid
@@ -260,14 +256,14 @@ extension CatalogQueries {
 
     /// The UUID of the profile last seen at `path` (a file or an embedded location).
     package func profileUUID(atPath path: String) throws -> String? {
-        try db.queryFirst("SELECT profile_uuid FROM profile_locations WHERE path = ? ORDER BY removed_at IS NOT NULL",
+        try db.firstRow("SELECT profile_uuid FROM profile_locations WHERE path = ? ORDER BY removed_at IS NOT NULL",
                           [.text(path)])?.string("profile_uuid")
     }
 }
 
 extension CatalogQueries {
     /// A profile's stored signature verdict and the paths it is present at (for `catalog verify`).
-    package struct StoredSignature: Sendable {
+    package struct StoredSignature: Sendable, Equatable {
         package var uuid: String
         /// nil when never verified.
         package var signature: ProfileSignature.Status?
@@ -279,9 +275,9 @@ extension CatalogQueries {
 
     package func storedSignature(uuid: String) throws -> StoredSignature? {
         let key = SQLValue.text(uuid.uppercased())
-        guard let row = try db.queryFirst("SELECT uuid, signature, signature_reason, der_profile FROM profiles WHERE uuid = ?",
+        guard let row = try db.firstRow("SELECT uuid, signature, signature_reason, der_profile FROM profiles WHERE uuid = ?",
                                           [key]) else { return nil }
-        let paths = try db.query("""
+        let paths = try db.rows("""
             SELECT path FROM profile_locations WHERE profile_uuid = ? AND removed_at IS NULL
             ORDER BY container_kind <> 'standalone', path
             """, [key]).compactMap { $0.string("path") }

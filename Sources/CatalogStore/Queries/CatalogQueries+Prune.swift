@@ -22,12 +22,13 @@ extension CatalogQueries {
     /// Present standalone profile files that are expired at `now` or superseded (README,
     /// "Renewals"), soonest expiry first. Paths inside builds are never candidates.
     package func pruneCandidates(now: Date) throws -> [PruneCandidate] {
-        try db.query("""
+        try db.rows("""
             SELECT l.path, l.content_sha256, p.uuid, p.name, p.team_id, p.kind, p.effective_expiration_date,
                    p.effective_expiration_date < ? AS expired,
-                   \(Self.supersededBy) AS superseded_by,
+                   \(Self.supersededBy(dialect)) AS superseded_by,
                    NOT EXISTS (SELECT 1 FROM profiles o
-                               WHERE o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
+                               WHERE \(dialect.nullSafeEquals("o.team_id", "p.team_id"))
+                                 AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
                                  AND o.uuid <> p.uuid AND (o.effective_expiration_date > p.effective_expiration_date
                                       OR (o.effective_expiration_date = p.effective_expiration_date AND o.uuid > p.uuid))
                                  AND EXISTS (SELECT 1 FROM profile_locations ol

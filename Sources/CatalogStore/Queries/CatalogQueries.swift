@@ -5,11 +5,17 @@ import Foundation
 /// (`ProfileSummary`, `BuildSummary`, …); how they are printed is the CLI's business. The SQL lives
 /// here, next to the schema it reads.
 package struct CatalogQueries {
-    let db: Connection
+    let db: any QueryExecutor
 
     package init(_ db: Connection) {
         self.db = db
     }
+
+    package init(_ db: PostgreSQLConnection) {
+        self.db = db
+    }
+
+    var dialect: SQLDialect { db.dialect }
 
     /// Where a profile may be found for it to count.
     package enum LocationScope: Sendable {
@@ -32,7 +38,8 @@ package struct CatalogQueries {
     }
 
     /// The profile columns every profile listing shows.
-    static let profileColumns = """
+    static func profileColumns(_ dialect: SQLDialect) -> String {
+        """
         p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
         p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
         p.provisions_all_devices, p.aps_environment, p.get_task_allow, p.xcode_managed,
@@ -41,8 +48,9 @@ package struct CatalogQueries {
          ORDER BY l.container_kind <> 'standalone', l.path LIMIT 1) AS path,
         EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
                 AND l.container_kind = 'standalone') AS installed,
-        \(supersededBy) AS superseded_by
+        \(supersededBy(dialect)) AS superseded_by
         """
+    }
 
     /// The profile that supersedes `p`, or NULL — the one definition of "superseded" (README,
     /// "Renewals"): another present profile (a location not removed) of the same team, application
@@ -50,14 +58,17 @@ package struct CatalogQueries {
     /// effective expiry; the latest such profile is named (of two renewals expiring at the same
     /// second, either: ordering on more than the expiry would sort every group instead of reading
     /// the covering index backwards).
-    static let supersededBy = """
+    static func supersededBy(_ dialect: SQLDialect) -> String {
+        """
         (SELECT o.uuid FROM profiles o
-         WHERE o.team_id IS p.team_id AND o.application_identifier IS p.application_identifier
+         WHERE \(dialect.nullSafeEquals("o.team_id", "p.team_id"))
+           AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
            AND o.kind = p.kind AND o.effective_expiration_date > p.effective_expiration_date
            AND o.platforms = p.platforms
            AND EXISTS (SELECT 1 FROM profile_locations ol WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)
          ORDER BY o.effective_expiration_date DESC LIMIT 1)
         """
+    }
 
     static func scope(_ scope: LocationScope, into filter: inout QueryFilter) {
         switch scope {

@@ -13,5 +13,11 @@ struct QueryFilter {
         parameters.append(contentsOf: values)
     }
 
+    /// Adds a fragment an ``SQLDialect`` spelled for its engine (from constant SQL) and its values.
+    mutating func add(_ fragment: SQLFragment, _ values: SQLValue...) {
+        clauses.append(fragment.sql)
+        parameters.append(contentsOf: values)
+    }
+
     var sql: String { clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ") }
 }

@@ -1,0 +1,133 @@
+/// The fragments of the read side's SQL that SQLite and PostgreSQL spell differently. Everything
+/// else is written once: dates are ISO-8601 text, booleans 0/1 integers and text compared byte by
+/// byte on both (Migrations/postgresql/0008_initial.sql says why), so the same statement returns
+/// the same rows in the same order.
+enum SQLDialect: Sendable {
+    case sqlite
+    case postgreSQL
+
+    /// `column` equals the bound text ignoring ASCII case (SQLite's NOCASE; PostgreSQL's lower()
+    /// indexes).
+    func equalsIgnoringCase(_ column: String) -> String {
+        switch self {
+        case .sqlite: return "\(column) = ? COLLATE NOCASE"
+        case .postgreSQL: return "lower(\(column)) = lower(?)"
+        }
+    }
+
+    /// `column` is one of the strings of the bound JSON array, ignoring ASCII case.
+    func inJSONArrayIgnoringCase(_ column: String) -> String {
+        switch self {
+        case .sqlite: return "\(column) COLLATE NOCASE IN (SELECT value FROM json_each(?))"
+        case .postgreSQL: return "lower(\(column)) IN (SELECT lower(value) FROM json_array_elements_text(CAST(? AS json)))"
+        }
+    }
+
+    /// The strings of a JSON array (a bound parameter `?` or a column) as a table named `alias`
+    /// with one column, `value`: a FROM item.
+    func jsonArrayTable(_ array: String, as alias: String) -> String {
+        switch self {
+        case .sqlite: return "json_each(\(array)) AS \(alias)"
+        case .postgreSQL: return "json_array_elements_text(CAST(\(array) AS json)) AS \(alias)(value)"
+        }
+    }
+
+    /// The strings of a JSON array as a subquery, for `x IN (…)`.
+    func jsonArrayElements(_ array: String) -> String {
+        "SELECT elements.value FROM \(jsonArrayTable(array, as: "elements"))"
+    }
+
+    /// `a` equals `b`, NULL equal to NULL.
+    func nullSafeEquals(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: return "\(a) IS \(b)"
+        case .postgreSQL: return "\(a) IS NOT DISTINCT FROM \(b)"
+        }
+    }
+
+    /// `column` contains the bound text, ignoring ASCII case.
+    func containsIgnoringCase(_ column: String) -> String {
+        switch self {
+        case .sqlite: return "instr(lower(\(column)), lower(?)) > 0"
+        case .postgreSQL: return "strpos(lower(\(column)), lower(?)) > 0"
+        }
+    }
+
+    /// An entitlement row `e` whose JSON value is the bound literal or quoted string (parameters:
+    /// value, quoted value, value, quoted value, value), or has it as one member of an array.
+    var entitlementValueMatches: String {
+        switch self {
+        case .sqlite:
+            return """
+                e.value_json = ? OR e.value_json = ?
+                OR (json_type(e.value_json) = 'array' AND EXISTS (
+                    SELECT 1 FROM json_each(e.value_json) m
+                    WHERE m.type NOT IN ('object', 'array') AND (json_quote(m.value) = ? OR json_quote(m.value) = ?
+                          OR (m.type IN ('true', 'false') AND m.type = ?))))
+                """
+        case .postgreSQL:
+            // A member's JSON text is the literal (`true`, `42`) or the quoted string itself.
+            return """
+                e.value_json = ? OR e.value_json = ?
+                OR (json_typeof(CAST(e.value_json AS json)) = 'array' AND EXISTS (
+                    SELECT 1 FROM json_array_elements(CAST(e.value_json AS json)) m
+                    WHERE json_typeof(m) NOT IN ('object', 'array') AND (CAST(m AS text) = ? OR CAST(m AS text) = ?
+                          OR CAST(m AS text) = ?)))
+                """
+        }
+    }
+
+    /// ``equalsIgnoringCase(_:)`` etc. as a ``QueryFilter`` fragment.
+    func fragment(_ sql: String) -> SQLFragment { SQLFragment(sql: sql) }
+
+    /// After an ascending ORDER BY term that may be NULL: NULLs first, as SQLite sorts them.
+    var nullsFirst: String { self == .postgreSQL ? " NULLS FIRST" : "" }
+    /// After a descending ORDER BY term that may be NULL: NULLs last, as SQLite sorts them.
+    var nullsLast: String { self == .postgreSQL ? " NULLS LAST" : "" }
+
+    /// `LIMIT` for at most `limit` rows, or all of them: the parameter to bind.
+    func limit(_ limit: Int?) -> SQLValue {
+        switch self {
+        case .sqlite: return .integer(Int64(limit ?? -1))
+        case .postgreSQL: return limit.map { .integer(Int64($0)) } ?? .null
+        }
+    }
+
+    /// `sql` with SQLite's parameters (`?`, `?NNN`) numbered PostgreSQL's way (`$N`), as SQLite
+    /// numbers them: `?NNN` is parameter NNN, a bare `?` one more than the largest so far. Quoted
+    /// text ('…', "…") is copied as it is.
+    static func numberedPlaceholders(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 16)
+        var largest = 0
+        var quote: Character?
+        var index = sql.startIndex
+        while index < sql.endIndex {
+            let character = sql[index]
+            index = sql.index(after: index)
+            if let open = quote {
+                out.append(character)
+                if character == open { quote = nil }
+                continue
+            }
+            if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+                continue
+            }
+            guard character == "?" else {
+                out.append(character)
+                continue
+            }
+            var digits = ""
+            while index < sql.endIndex, sql[index].isASCII, sql[index].isNumber {
+                digits.append(sql[index])
+                index = sql.index(after: index)
+            }
+            let number = Int(digits) ?? largest + 1
+            largest = max(largest, number)
+            out += "$\(number)"
+        }
+        return out
+    }
+}

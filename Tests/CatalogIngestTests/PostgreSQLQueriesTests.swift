@@ -1,0 +1,237 @@
+import CatalogCore
+import CatalogTestSupport
+import Foundation
+import Testing
+@testable import CatalogIngest
+@testable import CatalogStore
+
+/// Issue 16, "same answers on both": the fixtures are ingested into SQLite, every row is copied into
+/// a fresh PostgreSQL database migrated from Migrations/postgresql, and every query of the read side
+/// must return equal typed records from both engines, for every filter the commands use.
+@Suite(.enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct PostgreSQLQueriesTests {
+    /// The fixtures in a SQLite catalogue (two runs: runs, errors and renewals have history) and
+    /// the same rows in a fresh PostgreSQL database, dropped when `body` returns.
+    static func withBothEngines(_ body: (_ sqlitePath: String, _ postgresURL: String) throws -> Void) throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures()
+        let db = scratch.file("catalog.sqlite")
+        try ingest([tree], db: db)
+        try ingest([tree + "/profiles"], db: db)
+        let server = try #require(PostgresTestServer.url, "PostgreSQL tests are required here: \(PostgresTestServer.unavailableReason)")
+        let database = "catalog_q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try PostgreSQLConnection(server)
+        try admin.execute("CREATE DATABASE \(database)")
+        defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
+        let url = Self.replacingDatabase(in: server, with: database)
+        do {
+            let postgres = try PostgreSQLConnection(url)
+            _ = try PostgreSQLMigrator().migrate(postgres)
+            try Self.copy(from: try Connection.openCatalogue(path: db, readOnly: true), to: postgres)
+        }
+        try body(db, url)
+    }
+
+    @Test func everyQueryGivesTheSameRecordsOnBothEngines() throws {
+        try Self.withBothEngines { db, url in try compareQueries(sqlite: try Connection.openCatalogue(path: db, readOnly: true),
+                                                                 postgres: try PostgreSQLConnection(url)) }
+    }
+
+    /// The commands scripts run print the same bytes from both engines (but `stats`' `database`).
+    @Test func everyQueryCommandPrintsTheSameOnBothEngines() throws {
+        try Self.withBothEngines { db, url in
+            let asOf = ["--as-of", "2026-12-01T00:00:00Z"]
+            let sqlite = try Connection.openCatalogue(path: db, readOnly: true)
+            let uuid = try #require(try sqlite.query("SELECT uuid FROM profiles ORDER BY uuid LIMIT 1").first?.string("uuid"))
+            let udid = try #require(try sqlite.query("SELECT udid FROM devices ORDER BY udid LIMIT 1").first?.string("udid"))
+            let commands: [[String]] = [
+                ["expiring", "--days", "400", "--include-expired", "--include-superseded", "--all-locations"] + asOf,
+                ["expiring", "--builds", "--days", "400", "--include-expired"] + asOf,
+                ["profiles", "--include-removed"] + asOf, ["profiles", "--bundle-id", "COM.EXAMPLE.APP"] + asOf,
+                ["profiles", "--entitlement", "keychain-access-groups=TEAM123456.*"] + asOf,
+                ["profiles", "--certificate", "apple development"] + asOf,
+                ["certificates"] + asOf, ["devices"], ["devices", udid] + asOf, ["builds", "--include-removed"] + asOf,
+                ["versions", "com.example.app", "--include-removed"], ["runs"], ["errors"], ["show", uuid] + asOf,
+                ["prune", "/"] + asOf,
+            ]
+            for command in commands {
+                for format in ["json", "csv"] {
+                    let left = try Self.runCatalog(command + ["--db", db, "--format", format])
+                    let right = try Self.runCatalog(command + ["--db", url, "--format", format])
+                    #expect(left.status == 0 && right.status == 0, "\(command): \(left.error) \(right.error)")
+                    #expect(left.output == right.output, "\(command) --format \(format): SQLite and PostgreSQL print differently")
+                }
+            }
+            let report = try Self.runCatalog(["report", "--db", url] + asOf)
+            #expect(report.status == 0 && report.output.contains("com.example"), "report: \(report.error)")
+            let stats = try Self.runCatalog(["stats", "--db", url, "--json"])
+            #expect(stats.status == 0 && stats.output.contains("\"schema_version\""), "stats: \(stats.error)")
+            let ingest = try Self.runCatalog(["ingest", TestPaths.fixtures + "/profiles", "--db", url])
+            #expect(ingest.status == 1 && ingest.error.contains("can query but not yet write"), "ingest: \(ingest.error)")
+        }
+    }
+
+    static func runCatalog(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.catalogExecutable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CATALOG_DB")
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var errors = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errors = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    func compareQueries(sqlite: Connection, postgres: PostgreSQLConnection) throws {
+
+        let a = CatalogQueries(sqlite), b = CatalogQueries(postgres)
+        let now = try #require(ISO8601.parse("2026-12-01T00:00:00Z"))
+        var compared = 0
+        func same<T: Equatable>(_ what: String, _ query: (CatalogQueries) throws -> T) throws {
+            let left = try query(a), right = try query(b)
+            #expect(left == right, "\(what): SQLite and PostgreSQL differ")
+            compared += 1
+        }
+
+        let profiles = try a.profiles(CatalogQueries.ProfileFilter())
+        #expect(profiles.count > 20)
+        var filters: [(String, CatalogQueries.ProfileFilter)] = []
+        func filter(_ name: String, _ change: (inout CatalogQueries.ProfileFilter) -> Void) {
+            var f = CatalogQueries.ProfileFilter()
+            f.now = now
+            change(&f)
+            filters.append((name, f))
+        }
+        filter("present") { _ in }
+        filter("any") { $0.scope = .any }
+        filter("installed") { $0.scope = .installed }
+        filter("removed") { $0.scope = .removed }
+        filter("team, any case") { $0.teamID = profiles.compactMap(\.teamID).first?.lowercased() }
+        for bundle in Set(profiles.compactMap(\.bundleID)).sorted() {
+            filter("bundle \(bundle)") { $0.bundleID = bundle.uppercased() }
+            filter("exact bundle \(bundle)") { $0.bundleID = bundle; $0.exactBundleID = true }
+        }
+        for kind in ProfileKind.allCases { filter("kind \(kind)") { $0.kind = kind } }
+        for platform in PlatformName.allCases { filter("platform \(platform)") { $0.platform = platform } }
+        filter("expired") { $0.expired = true }
+        filter("valid") { $0.expired = false }
+        filter("expiring") { $0.expiringBy = now.addingTimeInterval(90 * 86_400); $0.expired = false; $0.superseded = false }
+        filter("superseded") { $0.superseded = true }
+        filter("current") { $0.superseded = false }
+        for status in ProfileSignature.Status.allCases { filter("signature \(status)") { $0.signature = status } }
+        filter("unchecked") { $0.signatureUnchecked = true }
+        filter("name") { $0.nameContains = "EXAMPLE" }
+        filter("limit") { $0.limit = 3 }
+        filter("entitlement key") { $0.entitlementKey = "get-task-allow" }
+        filter("entitlement bool") { $0.entitlementKey = "get-task-allow"; $0.entitlementValue = "true" }
+        filter("entitlement member") { $0.entitlementKey = "keychain-access-groups"; $0.entitlementValue = "TEAM123456.*" }
+        filter("entitlement string") { $0.entitlementKey = "aps-environment"; $0.entitlementValue = "production" }
+        let devices = try a.devices()
+        if let udid = devices.first?.udid { filter("device") { $0.udid = udid.lowercased() } }
+        let certificates = try a.certificates(CatalogQueries.CertificateFilter())
+        filter("certificates") { $0.certificateSHA1s = Array(certificates.prefix(2).map(\.sha1)) }
+        for (name, f) in filters { try same("profiles \(name)") { try $0.profiles(f) } }
+        #expect(try filters.contains { try !a.profiles($0.1).isEmpty && $0.0.hasPrefix("entitlement member") })
+
+        try same("devices") { try $0.devices() }
+        try same("certificates") { try $0.certificates(CatalogQueries.CertificateFilter()) }
+        var certificateFilter = CatalogQueries.CertificateFilter()
+        certificateFilter.now = now
+        certificateFilter.expired = false
+        certificateFilter.nameContains = "apple"
+        certificateFilter.types = [.appleDevelopment, .appleDistribution]
+        try same("certificates filtered") { try $0.certificates(certificateFilter) }
+        for scope in [CatalogQueries.LocationScope.installed, .anyLive] {
+            try same("expiring certificates") {
+                try $0.expiringCertificates(from: now, to: now.addingTimeInterval(3650 * 86_400), includeExpired: true,
+                                            scope: scope, teamID: nil)
+            }
+        }
+        for certificate in certificates {
+            try same("certificate lookup") { try $0.certificates(matching: String(certificate.sha1.prefix(10)).lowercased()) }
+        }
+        try same("certificate by name") { try $0.certificates(matching: "development") }
+        try same("runs") { try $0.runs(limit: nil) }
+        try same("one run") { try $0.runs(limit: 1) }
+        try same("errors now") { try $0.errors(runID: nil) }
+        try same("errors of run 1") { try $0.errors(runID: 1) }
+        try same("stats") { try $0.stats() }
+        try same("last ingest") { try $0.lastSuccessfulIngest() }
+        try same("prune candidates") { try $0.pruneCandidates(now: now) }
+        try same("profiles named") { try $0.profiles(named: "example") }
+
+        var buildFilters: [CatalogQueries.BuildFilter] = [CatalogQueries.BuildFilter()]
+        var anyBuild = CatalogQueries.BuildFilter()
+        anyBuild.presence = .any
+        buildFilters.append(anyBuild)
+        let builds = try a.builds(anyBuild)
+        #expect(builds.count > 5)
+        for bundle in Set(builds.compactMap(\.bundleID)).sorted() {
+            var f = CatalogQueries.BuildFilter()
+            f.bundleID = bundle.uppercased()
+            buildFilters.append(f)
+            try same("versions \(bundle)") { try $0.versions(bundleID: bundle, presence: .any) }
+        }
+        if let udid = devices.first?.udid {
+            var f = CatalogQueries.BuildFilter()
+            f.installableBy = udid
+            f.now = now
+            buildFilters.append(f)
+        }
+        var launching = CatalogQueries.BuildFilter()
+        launching.launchesUntilBy = now.addingTimeInterval(365 * 86_400)
+        buildFilters.append(launching)
+        for (index, f) in buildFilters.enumerated() { try same("builds \(index)") { try $0.builds(f) } }
+
+        for profile in try a.profiles(filters[1].1) {
+            try same("show \(profile.uuid)") { try $0.profileDetail(uuid: profile.uuid) }
+            try same("signature \(profile.uuid)") { try $0.storedSignature(uuid: profile.uuid) }
+            if let path = profile.path { try same("path \(path)") { try $0.profileUUID(atPath: path) } }
+        }
+        #expect(compared > 100)
+    }
+
+    /// Every row of every catalogue table, as it is (ids included); SQLite's unnamed host becomes a
+    /// named one, which PostgreSQL requires.
+    static func copy(from sqlite: Connection, to postgres: PostgreSQLConnection) throws {
+        let tables = try sqlite.query("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'
+            ORDER BY rowid
+            """).compactMap { $0.string("name") }
+        try postgres.transaction {
+            // Rows arrive table by table; the foreign keys hold once all are in.
+            try postgres.execute("SET LOCAL session_replication_role = replica")
+            for table in tables {
+                for row in try sqlite.query("SELECT * FROM \(table)") {
+                    let columns = row.columns.joined(separator: ", ")
+                    let placeholders = (1...row.columns.count).map { "$\($0)" }.joined(separator: ", ")
+                    let values = zip(row.columns, row.values).map { column, value in
+                        column == "host" && value == .text("") ? SQLValue.text("sqlite-host") : value
+                    }
+                    try postgres.execute("INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", values)
+                }
+            }
+        }
+    }
+
+    static func replacingDatabase(in url: String, with database: String) -> String {
+        let schemeEnd = url.range(of: "://")!.upperBound
+        let rest = url[schemeEnd...]
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let query = url[end...].firstIndex(of: "?").map { String(url[$0...]) } ?? ""
+        return String(url[..<end]) + "/" + database + query
+    }
+}
