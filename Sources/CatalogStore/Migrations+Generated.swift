@@ -409,6 +409,15 @@ ALTER TABLE new_files RENAME TO files;
 CREATE INDEX files_last_run_id ON files (last_run_id);
 CREATE UNIQUE INDEX files_path_one_host ON files (path);
 """#),
+        Migration(id: 9, name: "expiry_order", sql: #"""
+-- Issue 15: listings by expiry (`expiring`, `report`) read profiles in the order they print them —
+-- effective expiry, then name, then UUID — so the first row leaves as soon as it is found. With an
+-- index on the expiry alone SQLite read and sorted each day's profiles before the first of that
+-- day could leave (on 1M profiles: 54–131 ms to the first row; with this index 12–34 ms). The new
+-- index serves every query the old one served (its first column is the same).
+DROP INDEX profiles_effective_expiration_date;
+CREATE INDEX profiles_expiry_order ON profiles (effective_expiration_date, name, uuid);
+"""#),
     ]
 
     /// The PostgreSQL schema's migrations, from `Migrations/postgresql/`, in order.
@@ -633,6 +642,12 @@ CREATE TABLE profile_undecodable_certificates (
     PRIMARY KEY (profile_uuid, position)
 );
 CREATE INDEX profile_undecodable_certificates_sha1 ON profile_undecodable_certificates (sha1);
+"""#),
+        Migration(id: 9, name: "expiry_order", sql: #"""
+-- Issue 15 (as Migrations/0009_expiry_order.sql): profiles in the order the expiry listings print
+-- them, so the first row leaves as soon as it is found.
+DROP INDEX profiles_effective_expiration_date;
+CREATE INDEX profiles_expiry_order ON profiles (effective_expiration_date, name, uuid);
 """#),
     ]
 }
