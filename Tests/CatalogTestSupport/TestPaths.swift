@@ -37,14 +37,13 @@ public enum TestPaths {
         "../shared/real-corpus is absent or hidden by CATALOG_TEST_NO_REAL_CORPUS: real-corpus checks skipped"
 
     /// `$CATALOG_REAL_CORPUS` when set (a worktree elsewhere than beside `shared/`), else
-    /// `../shared/real-corpus`; nil when it has no `expected.json` or `CATALOG_TEST_NO_REAL_CORPUS` hides it.
+    /// `../shared/real-corpus`, under its on-disk spelling (a symlinked `shared/` resolved, as the
+    /// catalogue stores paths); nil when it has no `expected.json` or `CATALOG_TEST_NO_REAL_CORPUS` hides it.
     public static var realCorpus: String? {
         if realCorpusHidden { return nil }
-        if let path = ProcessInfo.processInfo.environment["CATALOG_REAL_CORPUS"] {
-            return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
-        }
-        let path = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
-        return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
+        let path = ProcessInfo.processInfo.environment["CATALOG_REAL_CORPUS"]
+            ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/real-corpus"
+        return FileManager.default.fileExists(atPath: path + "/expected.json") ? onDiskSpelling(path) : nil
     }
 
     /// An `expected.json` as Foundation objects.
