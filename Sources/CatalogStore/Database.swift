@@ -26,7 +26,7 @@ package final class Connection {
     package let isReadOnly: Bool
     private let db: OpaquePointer
     private var statementCache: [String: Statement] = [:]
-    private var savepointDepth = 0
+    var savepointDepth = 0
     private var busyTimeoutMilliseconds = Connection.busyTimeoutMilliseconds
 
     /// Opens (and, unless `readOnly`, creates) the database at `path`.
@@ -223,30 +223,7 @@ package final class Connection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     /// Inside another transaction it becomes a savepoint, so it still rolls back only its own work.
     package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        if isInTransaction {
-            savepointDepth += 1
-            defer { savepointDepth -= 1 }
-            let name = "catalog_sp\(savepointDepth)"
-            try execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try execute("RELEASE \(name)")
-                return result
-            } catch {
-                _ = try? execute("ROLLBACK TO \(name)")
-                _ = try? execute("RELEASE \(name)")
-                throw error
-            }
-        }
-        try execute("BEGIN \(kind.rawValue)")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { _ = try? execute("ROLLBACK") }
-            throw error
-        }
+        try runTransaction(begin: "BEGIN \(kind.rawValue)", body)
     }
 
     // MARK: Private

@@ -21,7 +21,7 @@ package final class PostgreSQLConnection {
     package let displayName: String
     let pq: LibPQ
     private let handle: OpaquePointer
-    private var savepointDepth = 0
+    var savepointDepth = 0
 
     /// Connects, or throws ``LibPQError`` (no libpq) or ``PostgreSQLError`` with SQLSTATE 08001
     /// (``PostgreSQLError/Condition/connectionFailure``) naming the redacted connection string.
@@ -119,30 +119,7 @@ package final class PostgreSQLConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     /// Inside another transaction it becomes a savepoint, rolling back only its own work.
     package func transaction<T>(_ isolation: Isolation = .readCommitted, _ body: () throws -> T) throws -> T {
-        if isInTransaction {
-            savepointDepth += 1
-            defer { savepointDepth -= 1 }
-            let name = "catalog_sp\(savepointDepth)"
-            try execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try execute("RELEASE SAVEPOINT \(name)")
-                return result
-            } catch {
-                _ = try? execute("ROLLBACK TO SAVEPOINT \(name)")
-                _ = try? execute("RELEASE SAVEPOINT \(name)")
-                throw error
-            }
-        }
-        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { _ = try? execute("ROLLBACK") }
-            throw error
-        }
+        try runTransaction(begin: "BEGIN ISOLATION LEVEL \(isolation.rawValue)", body)
     }
 
     /// Runs `body` as a transaction, and runs it again from the start — up to `attempts` times in
