@@ -54,13 +54,27 @@ struct PostgreSQLQueriesTests {
                 ["versions", "com.example.app", "--include-removed"], ["runs"], ["errors"], ["show", uuid] + asOf,
                 ["prune", "/"] + asOf,
             ]
+            // A lookup role as the README grants it (SELECT only) runs every one of them too.
+            let lookup = "catalog_lookup_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased()
+            let owner = try PostgreSQLConnection(url)
+            try owner.execute("CREATE ROLE \(lookup) LOGIN")
+            defer { _ = try? owner.execute("DROP OWNED BY \(lookup)"); _ = try? PostgreSQLConnection(
+                Self.replacingDatabase(in: url, with: "postgres")).execute("DROP ROLE IF EXISTS \(lookup)") }
+            try owner.execute("GRANT USAGE ON SCHEMA public TO \(lookup)")
+            try owner.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(lookup)")
+            let lookupURL = Self.replacingUser(in: url, with: lookup)
             for command in commands {
                 for format in ["json", "csv"] {
                     let left = try Self.runCatalog(command + ["--db", db, "--format", format])
                     let right = try Self.runCatalog(command + ["--db", url, "--format", format])
                     #expect(left.status == 0 && right.status == 0, "\(command): \(left.error) \(right.error)")
                     #expect(left.output == right.output, "\(command) --format \(format): SQLite and PostgreSQL print differently")
+                    let asLookup = try Self.runCatalog(command + ["--db", lookupURL, "--format", format])
+                    #expect(asLookup.status == 0 && asLookup.output == left.output, "\(command) as the lookup role: \(asLookup.error)")
                 }
+            }
+            #expect(throws: PostgreSQLError.self) {
+                try PostgreSQLConnection(lookupURL).execute("DELETE FROM ingest_errors")
             }
             let report = try Self.runCatalog(["report", "--db", url] + asOf)
             #expect(report.status == 0 && report.output.contains("com.example"), "report: \(report.error)")
@@ -225,6 +239,15 @@ struct PostgreSQLQueriesTests {
                 }
             }
         }
+    }
+
+    /// `url` as another user (the test cluster trusts its socket: no password).
+    static func replacingUser(in url: String, with user: String) -> String {
+        let schemeEnd = url.range(of: "://")!.upperBound
+        let rest = url[schemeEnd...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let host = rest[..<authorityEnd].split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        return String(url[..<schemeEnd]) + user + "@" + host + url[authorityEnd...]
     }
 
     static func replacingDatabase(in url: String, with database: String) -> String {
