@@ -36,8 +36,10 @@ enum VerifyCommand: Command {
                 records.append(record(path: target, uuid: nil, .error, "no such file, and not a profile UUID", der: nil, source: "file"))
                 continue
             }
-            if queries == nil { queries = try QuerySupport.queries(options.query, context) }
-            guard let stored = try queries!.storedSignature(uuid: target) else {
+            // The catalogue is opened only when a UUID asks for it (files alone need none).
+            let catalogue = try queries ?? QuerySupport.queries(options.query, context)
+            queries = catalogue
+            guard let stored = try catalogue.storedSignature(uuid: target) else {
                 records.append(record(path: nil, uuid: target.uppercased(), .error, "no profile \(target.uppercased()) in the catalogue",
                                       der: nil, source: "catalogue"))
                 continue
