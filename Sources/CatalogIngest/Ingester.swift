@@ -4,8 +4,7 @@ import Foundation
 
 /// Walks the roots, decodes what changed since the last run and writes it through one connection,
 /// all inside one transaction: a run that dies leaves the catalogue as it was. Each batch is decoded
-/// on one background thread while this one writes the previous batch (decoding a batch on several
-/// threads is not done yet: issue 15).
+/// by one background thread per core (issue 15) while this one writes the previous batch.
 package final class Ingester {
     /// Live progress, reported a few times a second while a run goes on.
     package struct Progress: Sendable {
@@ -29,6 +28,8 @@ package final class Ingester {
     /// Profiles that lost a location this run (gone, or no longer decoding): those left with none are
     /// counted removed once the run is over, whatever order the roots came in.
     private var lostProfiles = Set<String>()
+    /// The stored form of the raw plist of each profile decoded in the batch being written.
+    private var compactBySHA: [String: CompactPlist.Encoded] = [:]
     /// Writes so far this run, counted for the test hooks (debug builds only).
     private var writes = 0
     private let claims = ContentClaims()
@@ -156,29 +157,68 @@ package final class Ingester {
         case none
     }
 
-    /// A batch being decoded on another thread, and how to wait for it.
+    /// A batch being decoded on other threads, each worker's outcomes with their indexes, and how to
+    /// wait for them.
     private typealias Decoding = (batch: [(Candidate, CatalogWriter.FileStamp)], group: DispatchGroup,
-                                  result: BatchBox<[Outcome]>)
+                                  result: [BatchBox<[(Int, Decoded)]>])
 
     /// The batch decoding in the background while this thread walks and writes the one before it.
     private var inFlight: Decoding?
 
-    /// Starts decoding `batch` on another thread, then writes the batch submitted before it: one
-    /// core decodes while this one writes. The walk streams, so only a few batches of paths and
-    /// decoded models exist at any moment, however large the tree. Batches are decoded one after
+    /// Starts decoding `batch` on one worker per core, then writes the batch submitted before it:
+    /// the workers decode while this thread writes. The walk streams, so only a few batches of paths
+    /// and decoded models exist at any moment, however large the tree. Batches are decoded one after
     /// the other, never two at once: a batch's shared content is then always claimed by itself or
-    /// an earlier batch, which has been written (or is written first).
+    /// an earlier batch, which has been written (or is written first). Outcomes are written in walk
+    /// order whichever worker decoded them, so the catalogue does not depend on the timing.
     private func submit(_ batch: [(Candidate, CatalogWriter.FileStamp)]) throws {
         let previous = inFlight
         previous?.group.wait()
         let group = DispatchGroup()
-        let result = BatchBox<[Outcome]>()
         let claims = claims
-        DispatchQueue.global().async(group: group) {
-            result.value = Self.decode(batch, claims: claims)
+        let queue = DecodeQueue(count: batch.count)
+        let workers = (0..<min(DecodeQueue.workers, batch.count)).map { _ in BatchBox<[(Int, Decoded)]>() }
+        for box in workers {
+            DispatchQueue.global().async(group: group) {
+                var done: [(Int, Decoded)] = []
+                let compressor = CompactPlist.Compressor()
+                while let index = queue.take() {
+                    done.append((index, Self.decode(batch[index].0, claims: claims, compressor: compressor)))
+                }
+                box.value = done
+            }
         }
-        inFlight = (batch, group, result)
-        if let previous { try write(previous.batch, previous.result.value ?? []) }
+        inFlight = (batch, group, workers)
+        if let previous { try write(previous.batch, Self.merge(previous.result, count: previous.batch.count)) }
+    }
+
+    /// The workers' outcomes in batch order (each worker took whichever index came next).
+    private static func merge(_ workers: [BatchBox<[(Int, Decoded)]>], count: Int) -> [Decoded] {
+        var outcomes = [Decoded](repeating: Decoded(outcome: .none, compact: nil), count: count)
+        for box in workers { for (index, decoded) in box.value ?? [] { outcomes[index] = decoded } }
+        return outcomes
+    }
+
+    /// What a worker made of one candidate: the outcome, and the stored form of the raw plist of the
+    /// profile it decoded (compacting is CPU work, done on the worker rather than the writer).
+    private struct Decoded: Sendable {
+        var outcome: Outcome
+        var compact: CompactPlist.Encoded?
+
+        init(outcome: Outcome, compact: CompactPlist.Encoded?) {
+            self.outcome = outcome
+            self.compact = compact
+        }
+
+        init(_ outcome: Outcome, compressor: CompactPlist.Compressor) {
+            let profile: ProvisioningProfile?
+            switch outcome {
+            case .profile(let decoded): profile = decoded
+            case .build(let artifact): profile = artifact.profile
+            default: profile = nil
+            }
+            self.init(outcome: outcome, compact: profile.map { CompactPlist.compacting($0, with: compressor) })
+        }
     }
 
     /// Writes the last batch once its decoding is done.
@@ -186,44 +226,62 @@ package final class Ingester {
         guard let last = inFlight else { return }
         inFlight = nil
         last.group.wait()
-        try write(last.batch, last.result.value ?? [])
+        try write(last.batch, Self.merge(last.result, count: last.batch.count))
     }
 
-    /// Reads, hashes and decodes one batch on the calling thread. A profile whose bytes another file
-    /// of this run already claimed is not decoded again.
-    private static func decode(_ batch: [(Candidate, CatalogWriter.FileStamp)], claims: ContentClaims) -> [Outcome] {
-        batch.map { candidate, _ in
-            guard candidate.kind == .profile else { return decode(candidate, read: nil, claims: claims) }
+    /// Reads, hashes and decodes one candidate on the calling thread. A profile whose bytes another
+    /// file of this run already claimed is not decoded again.
+    private static func decode(_ candidate: Candidate, claims: ContentClaims,
+                               compressor: CompactPlist.Compressor) -> Decoded {
+        let outcome: Outcome
+        if candidate.kind == .profile {
             do {
                 let bytes = try FileBytes.read(candidate.path, limit: ProfileDecoder.maximumSize)
                 let sha = Digest.sha256Hex(bytes)
-                guard claims.claim(sha) else { return .duplicate(sha256: sha) }
-                return decode(candidate, read: .success((bytes, sha)), claims: claims)
+                outcome = claims.claim(sha) ? decode(candidate, read: .success((bytes, sha)), claims: claims)
+                                            : .duplicate(sha256: sha)
             } catch let error as DecodeError {
-                return .failed(error.at(path: candidate.path))
+                outcome = .failed(error.at(path: candidate.path))
             } catch {
-                return .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
+                outcome = .failed(DecodeError(.unreadable, "\(error)", path: candidate.path))
             }
+        } else {
+            outcome = decode(candidate, read: nil, claims: claims)
         }
+        return Decoded(outcome, compressor: compressor)
     }
 
     /// Writes a decoded batch in walk order. Which thread decoded a shared profile depends on timing,
     /// so an entry that refers to content decoded by a later entry of the batch stores that profile
     /// first: the catalogue comes out the same whichever thread won.
-    private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ outcomes: [Outcome]) throws {
+    private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ decoded: [Decoded]) throws {
         var decodedHere: [String: ProvisioningProfile] = [:]
         for index in batch.indices {
-            switch outcomes[index] {
+            switch decoded[index].outcome {
             case .profile(let profile): decodedHere[profile.sha256] = profile
             case .build(let artifact): if let profile = artifact.profile { decodedHere[profile.sha256] = profile }
             default: break
             }
+            if let compact = decoded[index].compact, let sha = Self.profileSHA(decoded[index].outcome) {
+                compactBySHA[sha] = compact
+            }
         }
+        defer { compactBySHA.removeAll(keepingCapacity: true) }
+        let outcomes = decoded.map(\.outcome)
         for index in batch.indices {
             if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
                 try storeOnce(profile, path: batch[index].0.path)
             }
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
+        }
+    }
+
+    /// The content hash of the profile an outcome decoded.
+    private static func profileSHA(_ outcome: Outcome) -> String? {
+        switch outcome {
+        case .profile(let profile): return profile.sha256
+        case .build(let artifact): return artifact.profile?.sha256
+        default: return nil
         }
     }
 
@@ -356,7 +414,7 @@ package final class Ingester {
     }
 
     private func store(_ profile: ProvisioningProfile) throws {
-        switch try writer.upsertProfile(profile, at: now, rewrite: options.full) {
+        switch try writer.upsertProfile(profile, at: now, rewrite: options.full, compact: compactBySHA[profile.sha256]) {
         case .new: report.profilesNew += 1
         case .renewed: report.profilesRenewed += 1
         case .updated, .unchanged: break

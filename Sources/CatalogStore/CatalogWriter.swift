@@ -35,6 +35,8 @@ package final class CatalogWriter {
     /// profiles, so each is looked up in its table once per run instead of once per profile.
     private var deviceIDs: [String: Int64] = [:]
     private var knownCertificates = Set<String>()
+    /// Certificates whose DER this writer has stored in `certificate_der` (or found there).
+    private var storedDER = Set<String>()
     /// UUIDs this run inserted: a profile met earlier in the same run is not what a new one renews,
     /// so the count does not depend on walk order and a first run into an empty catalogue has none.
     private var insertedThisRun = Set<String>()
@@ -47,6 +49,7 @@ package final class CatalogWriter {
             ON CONFLICT (sha1) DO UPDATE SET type = excluded.type
             WHERE excluded.type IS NOT NULL AND certificates.type IS NOT excluded.type
             """
+        case insertCertificateDER = "INSERT INTO certificate_der (sha1, der) VALUES (?, ?) ON CONFLICT (sha1) DO NOTHING"
         case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
         case insertUndecodableCertificate = """
             INSERT OR REPLACE INTO profile_undecodable_certificates (profile_uuid, position, size, sha1, sha256, reason)
@@ -193,11 +196,19 @@ package final class CatalogWriter {
     @discardableResult
     /// `rewrite` replaces the rows even when the content is unchanged (`ingest --full`, so a decoder
     /// fix reaches profiles already catalogued).
-    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false) throws -> ProfileChange {
+    /// `compact` is the profile's raw plist as stored (``CompactPlist/compacting(_:)``), made by the
+    /// caller on a decoding thread; made here when not given.
+    package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false,
+                               compact: CompactPlist.Encoded? = nil) throws -> ProfileChange {
         let existing = try db.queryFirst("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
         if let existing, existing.string("sha256") == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
+        }
+        let compact = compact ?? CompactPlist.compacting(profile)
+        // The certificates the compact plist refers to, stored first (once per run each).
+        for (sha1, der) in compact.certificates where storedDER.insert(sha1).inserted {
+            try run(.insertCertificateDER, [.text(sha1), .blob(der)])
         }
         let values: [String: SQLValue] = [
             ":uuid": .text(profile.uuid), ":name": .text(profile.name),
@@ -218,7 +229,7 @@ package final class CatalogWriter {
             ":device_count": SQLValue(profile.devices.count),
             ":certificate_count": SQLValue(profile.certificates.count),
             ":time_to_live": SQLValue(profile.timeToLive), ":version": SQLValue(profile.version),
-            ":sha256": .text(profile.sha256), ":raw_plist": .blob(profile.rawPlist), ":now": SQLValue(now),
+            ":sha256": .text(profile.sha256), ":raw_plist": .blob(compact.bytes), ":now": SQLValue(now),
             ":signature": SQLValue(profile.signature?.status.rawValue),
             ":signature_reason": SQLValue(profile.signature?.reason),
             ":der_profile": .text(profile.derProfile.status.rawValue),

@@ -418,6 +418,21 @@ CREATE UNIQUE INDEX files_path_one_host ON files (path);
 DROP INDEX profiles_effective_expiration_date;
 CREATE INDEX profiles_expiry_order ON profiles (effective_expiration_date, name, uuid);
 """#),
+        Migration(id: 10, name: "compact_catalogue", sql: #"""
+-- 0010_compact_catalogue (issue 15): a catalogue about half the size.
+--
+-- * profiles.raw_plist may now hold a compact value instead of the plist itself: a value that begins
+--   with the bytes 00 43 50 01 ("\0CP", format 1) is the plist with each DeveloperCertificates entry
+--   replaced by a reference to certificate_der, zlib-compressed, with the length and CRC-32 of the
+--   original. README.md ("How the raw plist is stored") describes the layout; CatalogStore's
+--   CompactPlist rebuilds the original byte for byte (Connection.rawPlist(uuid:)). Any other value is
+--   the plist itself, as before this migration: rows written earlier are left as they are.
+-- * certificate_der holds each developer certificate's DER once, however many profiles list it.
+CREATE TABLE certificate_der (
+    sha1  TEXT PRIMARY KEY NOT NULL,   -- certificates.sha1: uppercase hex SHA-1 of der
+    der   BLOB NOT NULL
+);
+"""#),
     ]
 
     /// The PostgreSQL schema's migrations, from `Migrations/postgresql/`, in order.
@@ -648,6 +663,15 @@ CREATE INDEX profile_undecodable_certificates_sha1 ON profile_undecodable_certif
 -- them, so the first row leaves as soon as it is found.
 DROP INDEX profiles_effective_expiration_date;
 CREATE INDEX profiles_expiry_order ON profiles (effective_expiration_date, name, uuid);
+"""#),
+        Migration(id: 10, name: "compact_catalogue", sql: #"""
+-- Issue 15 (as Migrations/0010_compact_catalogue.sql): each developer certificate's DER once, which
+-- the compact form of profiles.raw_plist refers to (README, "How the raw plist is stored"). A value
+-- not in that form is the plist itself.
+CREATE TABLE certificate_der (
+    sha1  text COLLATE "C" PRIMARY KEY,   -- certificates.sha1: uppercase hex SHA-1 of der
+    der   bytea NOT NULL
+);
 """#),
     ]
 }

@@ -23,6 +23,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidMigrations(reason: String)
     /// A column holds a value outside the set its CHECK constraint allows (a hand-edited catalogue).
     case unexpectedValue(column: String, value: String)
+    /// A profile's stored raw plist cannot be rebuilt (a damaged file, or a certificate row missing).
+    case damagedRawPlist(path: String, uuid: String, reason: String)
 
     package var description: String {
         switch self {
@@ -54,6 +56,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid migrations: \(reason)"
         case .unexpectedValue(let column, let value):
             return "the catalogue holds '\(value)' in \(column), which this catalog does not know"
+        case .damagedRawPlist(let path, let uuid, let reason):
+            return "catalogue \(path): the raw plist of profile \(uuid) cannot be rebuilt: \(reason)"
         }
     }
 }

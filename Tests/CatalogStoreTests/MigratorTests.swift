@@ -3,7 +3,7 @@ import Testing
 @testable import CatalogStore
 
 @Suite struct MigratorTests {
-    static let tables = ["builds", "certificates", "devices", "entitlements", "files", "ingest_errors",
+    static let tables = ["builds", "certificate_der", "certificates", "devices", "entitlements", "files", "ingest_errors",
                          "ingest_runs", "profile_certificates", "profile_devices", "profile_locations",
                          "profile_undecodable_certificates", "profiles", "schema_migrations"]
 

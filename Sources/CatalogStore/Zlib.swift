@@ -1,0 +1,88 @@
+import CCatalogZlib
+
+/// zlib streams (RFC 1950) with a preset dictionary, in memory, for ``CompactPlist``.
+enum Zlib {
+    /// A deflate stream kept for many small inputs: setting one up (allocating and clearing its
+    /// window and hash table) cost more than compressing a profile's template, so a worker makes
+    /// one and resets it for each input. Not thread-safe: one per thread.
+    final class Deflater {
+        /// zlib's default level. An 8 KB window and a smaller hash table (memLevel 6) lose nothing
+        /// on templates of a few KB and halve the cost of a reset; any inflater reads the stream.
+        private static let level: Int32 = 6
+        private static let windowBits: Int32 = 13
+        private static let memLevel: Int32 = 6
+        private var stream = z_stream()
+        private let ready: Bool
+
+        init() {
+            ready = ccatalog_deflate_init(&stream, Self.level, Self.windowBits, Self.memLevel) == Z_OK
+        }
+
+        deinit {
+            if ready { deflateEnd(&stream) }
+        }
+
+        func deflate(_ input: [UInt8], dictionary: [UInt8]) -> [UInt8]? {
+            guard ready, deflateReset(&stream) == Z_OK else { return nil }
+            let dictionaryOK = dictionary.withUnsafeBufferPointer {
+                deflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count)) == Z_OK
+            }
+            guard dictionaryOK else { return nil }
+            let bound = Int(deflateBound(&stream, UInt(input.count)))
+            var input = input
+            var output = [UInt8](repeating: 0, count: bound)
+            let status = input.withUnsafeMutableBufferPointer { inBuffer in
+                output.withUnsafeMutableBufferPointer { outBuffer in
+                    stream.next_in = inBuffer.baseAddress
+                    stream.avail_in = UInt32(inBuffer.count)
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = UInt32(outBuffer.count)
+                    let result = CCatalogZlib.deflate(&stream, Z_FINISH)
+                    stream.next_in = nil
+                    stream.next_out = nil
+                    return result
+                }
+            }
+            guard status == Z_STREAM_END else { return nil }
+            output.removeLast(Int(stream.avail_out))
+            return output
+        }
+    }
+
+    /// Inflates a stream made by ``Deflater``; nil when it is damaged or would exceed `limit`.
+    static func inflate(_ input: [UInt8], dictionary: [UInt8], limit: Int) -> [UInt8]? {
+        var stream = z_stream()
+        guard ccatalog_inflate_init(&stream) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var input = input
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        return input.withUnsafeMutableBufferPointer { inBuffer -> [UInt8]? in
+            stream.next_in = inBuffer.baseAddress
+            stream.avail_in = UInt32(inBuffer.count)
+            defer { stream.next_in = nil }
+            while true {
+                let (status, made) = chunk.withUnsafeMutableBufferPointer { outBuffer -> (Int32, Int) in
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = UInt32(outBuffer.count)
+                    var result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH)
+                    if result == Z_NEED_DICT {
+                        result = dictionary.withUnsafeBufferPointer {
+                            inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
+                        }
+                        if result == Z_OK { result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH) }
+                    }
+                    stream.next_out = nil
+                    return (result, outBuffer.count - Int(stream.avail_out))
+                }
+                output.append(contentsOf: chunk[0..<made])
+                guard output.count <= limit else { return nil }
+                switch status {
+                case Z_STREAM_END: return stream.avail_in == 0 ? output : nil
+                case Z_OK: if made == 0 && stream.avail_in == 0 { return nil }
+                default: return nil
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import CatalogCore
+import Foundation
+import Testing
+import CatalogTestSupport
+@testable import CatalogIngest
+@testable import CatalogStore
+
+/// Issue 15: the catalogue keeps each raw plist compact (certificates stored once, the rest
+/// compressed), and gives back every one byte for byte.
+struct RawPlistRecoveryTests {
+    @Test func everyFixtureProfileComesBackByteForByte() throws {
+        let scratch = try Scratch()
+        let db = scratch.file("catalog.sqlite")
+        try ingest([IngestPaths.fixtures], db: db)
+        let result = try checkRecovery(under: IngestPaths.fixtures, db: db)
+        #expect(result.compared >= 20, "fixture profiles compared: \(result.compared)")
+        #expect(result.compact > 0, "no fixture profile was stored compact")
+    }
+
+    @Test(.enabled(if: IngestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
+    func everyRealCorpusProfileComesBackByteForByte() throws {
+        let corpus = try #require(IngestPaths.realCorpus)
+        let scratch = try Scratch()
+        let db = scratch.file("catalog.sqlite")
+        try ingest([corpus + "/tree"], db: db)
+        let result = try checkRecovery(under: corpus + "/tree", db: db)
+        #expect(result.compared >= 10, "real-corpus profiles compared: \(result.compared)")
+        #expect(result.compact == result.compared, "every real profile with certificates should be stored compact")
+    }
+
+    @Test func theCompactCatalogueIsSmallerAndEachCertificateIsStoredOnce() throws {
+        let scratch = try Scratch()
+        let db = scratch.file("catalog.sqlite")
+        try ingest([IngestPaths.fixtures + "/profiles"], db: db)
+        let connection = try Connection.openCatalogue(path: db, readOnly: true)
+        var stored = 0, original = 0
+        for uuid in try connection.strings("SELECT uuid FROM profiles") {
+            let row = try connection.queryFirst("SELECT raw_plist FROM profiles WHERE uuid = ?", [.text(uuid)])
+            stored += try #require(row?[0].blob).count
+            let plist = try connection.rawPlist(uuid: uuid)
+            original += try #require(plist).count
+        }
+        #expect(original > 0)
+        #expect(stored * 2 < original, "stored \(stored) bytes for \(original) bytes of plists")
+        let certificates = try connection.count("SELECT count(DISTINCT certificate_sha1) AS n FROM profile_certificates")
+        #expect(certificates > 0)
+        #expect(try connection.count("SELECT count(*) AS n FROM certificate_der") == certificates)
+        #expect(try connection.rawPlist(uuid: "00000000-0000-0000-0000-000000000000") == nil)
+    }
+
+    @Test func aMissingCertificateIsAnErrorNamingTheProfile() throws {
+        let scratch = try Scratch()
+        let db = scratch.file("catalog.sqlite")
+        try ingest([IngestPaths.fixtures + "/profiles"], db: db)
+        let writable = try Connection.openCatalogue(path: db)
+        try writable.execute("DELETE FROM certificate_der")
+        // Every XML profile with a certificate refers to certificate_der (a binary plist is kept whole).
+        var failed = 0
+        for uuid in try writable.strings("SELECT uuid FROM profiles WHERE certificate_count > 0") {
+            do {
+                _ = try writable.rawPlist(uuid: uuid)
+            } catch let error as StoreError {
+                failed += 1
+                #expect("\(error)".contains(uuid) && "\(error)".contains("not in the catalogue"), "\(error)")
+            }
+        }
+        #expect(failed >= 10, "profiles that needed a certificate: \(failed)")
+    }
+
+    /// Decodes every profile file under `root` and compares its plist with what the catalogue gives
+    /// back for its UUID, when the catalogue holds that content (two fixtures may share a UUID).
+    private func checkRecovery(under root: String, db: String) throws -> (compared: Int, compact: Int) {
+        let connection = try Connection.openCatalogue(path: db, readOnly: true)
+        var compared = 0, compact = 0
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+        for relative in files.sorted() where relative.hasSuffix(".mobileprovision") || relative.hasSuffix(".provisionprofile") {
+            guard let bytes = try? readBytes(root + "/" + relative),
+                  let profile = try? ProfileDecoder.decode(bytes, trust: nil) else { continue }
+            guard let row = try connection.queryFirst("SELECT sha256, raw_plist FROM profiles WHERE uuid = ?",
+                                                      [.text(profile.uuid)]),
+                  row.string("sha256") == profile.sha256 else { continue }
+            let recovered = try connection.rawPlist(uuid: profile.uuid)
+            #expect(recovered == profile.rawPlist, "\(relative): the raw plist did not come back byte for byte")
+            compared += 1
+            if CompactPlist.isCompact(row.blob("raw_plist") ?? []), !profile.certificates.isEmpty { compact += 1 }
+        }
+        return (compared, compact)
+    }
+}
