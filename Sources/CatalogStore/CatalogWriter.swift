@@ -40,6 +40,9 @@ package final class CatalogWriter {
     /// UUIDs this run inserted: a profile met earlier in the same run is not what a new one renews,
     /// so the count does not depend on walk order and a first run into an empty catalogue has none.
     private var insertedThisRun = Set<String>()
+    /// Whether the catalogue held any profile when the run began: if not, no profile of the run can
+    /// renew one catalogued before it, and the search is not made (a first ingest makes 10,000).
+    private var hadProfilesBeforeRun = true
 
     private enum HotStatement: String {
         case insertCertificate = """
@@ -98,6 +101,7 @@ package final class CatalogWriter {
 
     package func beginRun(roots: [String], at now: Date) throws -> Int64 {
         insertedThisRun.removeAll()
+        hadProfilesBeforeRun = try db.queryFirst("SELECT 1 FROM profiles LIMIT 1") != nil
         try db.execute("INSERT INTO ingest_runs (started_at, roots, status) VALUES (?, ?, 'running')",
                        [SQLValue(now), .text(JSONValue.strings(roots).serialized())])
         return db.lastInsertRowID
@@ -274,7 +278,7 @@ package final class CatalogWriter {
         }
         try insertChildren(of: profile, at: now)
         if existing != nil { return .updated }
-        let renewal = try isRenewal(profile)
+        let renewal = try hadProfilesBeforeRun && isRenewal(profile)
         insertedThisRun.insert(profile.uuid)
         return renewal ? .renewed : .new
     }
