@@ -79,29 +79,36 @@ package final class Ingester {
 
     /// Walks one root; false when the root itself could not be read.
     private func ingest(root: String) throws -> Bool {
-        var walker = TreeWalker(excludes: options.excludes)
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
         var pending: [(Candidate, CatalogWriter.FileStamp)] = []
         var rootReadable = true
         let size = max(options.batchSize, 1)
         // However the walk ends, nothing is left decoding in the background.
         defer { inFlight?.group.wait() }
-        try walker.walk(root) { candidate in
-            report.filesScanned += 1
-            seen.insert(candidate.path)
-            guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return }  // vanished
-            if let known = stamps[candidate.path], known.status != .error,
-               known.size == stamp.size, known.mtimeNanoseconds == stamp.mtimeNanoseconds {
-                report.filesUnchanged += 1
-                return
+        let walk = WalkThread(root: root, excludes: options.excludes, stamps: stamps)
+        // However this thread stops, the walking thread stops too and is waited for.
+        defer { walk.stop() }
+        while let chunk = walk.channel.take() {
+            for item in chunk {
+                report.filesScanned += 1
+                switch item {
+                case .vanished(let path):
+                    seen.insert(path)
+                case .unchanged(let path):
+                    seen.insert(path)
+                    report.filesUnchanged += 1
+                case .changed(let candidate, let stamp):
+                    seen.insert(candidate.path)
+                    pending.append((candidate, stamp))
+                    if pending.count >= size {
+                        try submit(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                    reportProgress()
+                }
             }
-            pending.append((candidate, stamp))
-            if pending.count >= size {
-                try submit(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
-            reportProgress()
         }
+        let walker = walk.finished()
         if !pending.isEmpty { try submit(pending) }
         try drain()
         // AppleDouble sidecars are not read; the summary's skipped count includes them.

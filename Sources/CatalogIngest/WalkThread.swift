@@ -1,0 +1,74 @@
+import CatalogStore
+import Foundation
+
+/// Walks one root on a thread of its own and stats each candidate there, comparing it with the
+/// incremental index, so the writing thread only consumes the results (issue 15: the walk's system
+/// calls were a fifth of the writer's time). Results come through ``channel`` in walk order.
+final class WalkThread: @unchecked Sendable {
+    /// What the walk made of one candidate.
+    enum Walked: Sendable {
+        /// Gone between the listing and the stat.
+        case vanished(String)
+        /// Same size and mtime as the index says, and not in error: not read again.
+        case unchanged(String)
+        case changed(Candidate, CatalogWriter.FileStamp)
+    }
+
+    let channel = WalkChannel<Walked>(capacity: 16)
+    private var walker: TreeWalker
+    private let done = DispatchSemaphore(value: 0)
+    private var joined = false
+
+    private struct Stopped: Error {}
+
+    init(root: String, excludes: [String], stamps: [String: CatalogWriter.FileStamp]) {
+        walker = TreeWalker(excludes: excludes)
+        let thread = Thread { [self] in
+            var chunk: [Walked] = []
+            chunk.reserveCapacity(64)
+            do {
+                try walker.walk(root) { candidate in
+                    chunk.append(Self.classify(candidate, stamps: stamps))
+                    if chunk.count >= 64 {
+                        guard channel.put(chunk) else { throw Stopped() }
+                        chunk.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !chunk.isEmpty { _ = channel.put(chunk) }
+            } catch {
+                // Stopped by the writing thread: it has failed and no longer reads.
+            }
+            channel.finish()
+            done.signal()
+        }
+        thread.stackSize = 8 << 20  // the walk recurses per folder level (64 at most)
+        thread.start()
+    }
+
+    private static func classify(_ candidate: Candidate, stamps: [String: CatalogWriter.FileStamp]) -> Walked {
+        guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return .vanished(candidate.path) }
+        if let known = stamps[candidate.path], known.status != .error,
+           known.size == stamp.size, known.mtimeNanoseconds == stamp.mtimeNanoseconds {
+            return .unchanged(candidate.path)
+        }
+        return .changed(candidate, stamp)
+    }
+
+    /// Waits for the walk to end (every chunk taken) and returns the walker, with its problems.
+    func finished() -> TreeWalker {
+        join()
+        return walker
+    }
+
+    /// Stops the walk if it is still going and waits for its thread.
+    func stop() {
+        channel.cancel()
+        join()
+    }
+
+    private func join() {
+        guard !joined else { return }
+        done.wait()
+        joined = true
+    }
+}
