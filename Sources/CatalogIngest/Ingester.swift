@@ -3,8 +3,9 @@ import CatalogStore
 import Foundation
 
 /// Walks the roots, decodes what changed since the last run and writes it through one connection,
-/// all inside one transaction: a run that dies leaves the catalogue as it was. Each batch is decoded
-/// by one background thread per core (issue 15) while this one writes the previous batch.
+/// all inside one transaction: a run that dies leaves the catalogue as it was. A thread walks and
+/// stats (``WalkThread``), each batch is decoded by one background thread per core (issue 15), and
+/// this thread writes the previous batch meanwhile: it is the only one that touches SQLite.
 package final class Ingester {
     /// Live progress, reported a few times a second while a run goes on.
     package struct Progress: Sendable {
