@@ -102,11 +102,18 @@ struct Base64Layout: Equatable {
         }
     }
 
+    /// How many bytes ``write(_:to:)`` appends for `byteCount` bytes.
+    func textCount(for byteCount: Int) -> Int {
+        let digits = (byteCount + 2) / 3 * 4
+        let lines = lineLength > 0 ? max(1, (digits + lineLength - 1) / lineLength) : 1
+        return prefix.count + digits + (lines - 1) * separator.count + suffix.count
+    }
+
     /// Appends the element's text for `bytes` in this layout.
     func write(_ bytes: [UInt8], to out: inout [UInt8]) {
         out.append(contentsOf: prefix)
         let digits = (bytes.count + 2) / 3 * 4
-        let lines = lineLength > 0 ? (digits + lineLength - 1) / lineLength : 1
+        let lines = lineLength > 0 ? max(1, (digits + lineLength - 1) / lineLength) : 1
         let total = digits + (lines - 1) * separator.count
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: total))

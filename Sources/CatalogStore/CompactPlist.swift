@@ -137,6 +137,8 @@ package enum CompactPlist {
         guard isCompact(stored) else { return stored }
         var reader = ByteReader(stored, from: magic.count)
         let length = Int(try reader.uint32())
+        // A damaged length or layout must not make this allocate more than a profile can hold.
+        guard length <= ProfileDecoder.maximumSize else { throw CompactPlistError("declared length \(length) is too large") }
         let crc = try reader.uint32()
         let deflatedCount = try reader.varint()
         let deflated = try reader.bytes(deflatedCount)
@@ -150,16 +152,18 @@ package enum CompactPlist {
         while !ops.atEnd {
             switch try ops.byte() {
             case 0:
-                out.append(contentsOf: try ops.bytes(try ops.varint()))
+                let bytes = try ops.bytes(try ops.varint())
+                guard bytes.count <= length - out.count else { throw CompactPlistError("longer than declared") }
+                out.append(contentsOf: bytes)
             case 1:
                 let hex = Digest.hex(try ops.bytes(20))
                 guard let der = try certificate(hex) else {
                     throw CompactPlistError("certificate \(hex) is not in the catalogue")
                 }
-                try Base64Layout.read(from: &ops).write(der, to: &out)
+                try append(der, in: Base64Layout.read(from: &ops), to: &out, length: length)
             case 2:
                 let bytes = try blobs.bytes(try ops.varint())
-                try Base64Layout.read(from: &ops).write(bytes, to: &out)
+                try append(bytes, in: Base64Layout.read(from: &ops), to: &out, length: length)
             case let op:
                 throw CompactPlistError("unknown operation \(op)")
             }
@@ -168,6 +172,13 @@ package enum CompactPlist {
             throw CompactPlistError("the rebuilt plist does not match its length and checksum")
         }
         return out
+    }
+
+    private static func append(_ bytes: [UInt8], in layout: Base64Layout, to out: inout [UInt8], length: Int) throws {
+        guard layout.textCount(for: bytes.count) <= length - out.count else {
+            throw CompactPlistError("longer than declared")
+        }
+        layout.write(bytes, to: &out)
     }
 
     // MARK: Bytes

@@ -84,6 +84,45 @@ struct CompactPlistTests {
         #expect(try CompactPlist.decode(original) { _ in nil } == original)
     }
 
+    @Test func damagedValuesThrowAndNeverCrash() throws {
+        let original = plist(wrapped(certificate, width: 64, indent: "\t\t"), Data(blob).base64EncodedString())
+        let encoded = try #require(CompactPlist.encode(original, certificateSHA1s: [sha1]))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var rejected = 0
+        for _ in 0..<2000 {
+            var damaged = encoded.bytes
+            for _ in 0..<(1 + next() % 4) {
+                let index = CompactPlist.magic.count + next() % (damaged.count - CompactPlist.magic.count)
+                damaged[index] = UInt8(truncatingIfNeeded: next())
+            }
+            if next() % 5 == 0 { damaged.removeLast(next() % (damaged.count / 2)) }
+            do {
+                let decoded = try CompactPlist.decode(damaged) { $0 == sha1 ? certificate : nil }
+                #expect(decoded == original, "a damaged value decoded to something else")
+            } catch is CompactPlistError {
+                rejected += 1
+            }
+        }
+        #expect(rejected > 1900)
+        // Hand-made hostile templates: an empty blob in a layout of one-character lines.
+        let hostile: [UInt8] = [2, 0, 1, 0, 100] + [UInt8](repeating: 0x20, count: 100) + [0]
+        #expect(throws: CompactPlistError.self) { try CompactPlist.decode(Self.value(template: hostile, length: 50)) { _ in nil } }
+    }
+
+    /// A compact value around `template`, deflated with the format's dictionary, claiming `length`.
+    private static func value(template: [UInt8], length: Int) throws -> [UInt8] {
+        let deflated = try #require(Zlib.Deflater().deflate(template, dictionary: CompactPlist.dictionary))
+        var out = CompactPlist.magic
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: length >> shift)) }
+        out += [0, 0, 0, 0]
+        CompactPlist.appendVarint(deflated.count, to: &out)
+        return out + deflated
+    }
+
     @Test func damageAndAMissingCertificateAreErrors() throws {
         let original = plist(Data(certificate).base64EncodedString(), Data(blob).base64EncodedString())
         let encoded = try #require(CompactPlist.encode(original, certificateSHA1s: [sha1]))
