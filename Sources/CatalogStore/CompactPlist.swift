@@ -21,6 +21,9 @@ import CCatalogZlib
 ///                            `certificate_der` (one row per certificate, however many profiles list it)
 ///     02 varint n, layout    the base64 of the next n bytes of the blob section (a DER-Encoded-Profile
 ///                            and any other `<data>`: random-looking bytes that zlib cannot shrink)
+///     03 kind                a device identifier in hex from the next bytes of the blob section:
+///                            kind 0, 20 bytes as 40 lower-case digits; kind 1, 12 bytes as 8 upper-case
+///                            digits, `-`, 16 upper-case digits (``HexString``)
 ///
 /// and a `layout` says how the base64 text was laid out between `<data>` and `</data>`: varint L, the
 /// length of every line but the last (0: one line), then three length-prefixed byte strings (varint
@@ -77,7 +80,7 @@ package enum CompactPlist {
                 guard let end = find(close, in: text, from: contentStart) else { break }
                 cursor = end + close.count
                 guard let (bytes, layout) = Base64Layout.decode(text, contentStart..<end) else { continue }
-                appendLiteral(text, literalStart..<contentStart, to: &template)
+                appendText(text, literalStart..<contentStart, to: &template, blobs: &blobs)
                 let sha1 = Digest.sha1(bytes)
                 let hex = Digest.hex(sha1)
                 if certificateSHA1s.contains(hex) {
@@ -92,7 +95,7 @@ package enum CompactPlist {
                 layout.write(to: &template)
                 literalStart = end
             }
-            appendLiteral(text, literalStart..<text.count, to: &template)
+            appendText(text, literalStart..<text.count, to: &template, blobs: &blobs)
         }
         guard let deflated = compressor.deflater.deflate(template, dictionary: dictionary) else { return nil }
         var out = magic
@@ -106,6 +109,34 @@ package enum CompactPlist {
         return Encoded(bytes: out, certificates: certificates)
     }
 
+    /// Appends `text[range]`: device identifiers (`<string>` of 40 lower-case hex digits, or
+    /// `8-16` upper-case ones) as their bytes in the blob section, the rest literally. A list of 100
+    /// devices was most of what zlib had to work on, at twice the cost of the rest.
+    private static func appendText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                   to out: inout [UInt8], blobs: inout [UInt8]) {
+        let open = Array("<string>".utf8), close = Array("</string>".utf8)
+        var literalStart = range.lowerBound
+        var cursor = range.lowerBound
+        while let start = find(open, in: text, from: cursor, before: range.upperBound) {
+            let content = start + open.count
+            cursor = content
+            for kind in HexString.allCases {
+                let end = content + kind.textCount
+                guard end + close.count <= range.upperBound,
+                      text[end..<end + close.count].elementsEqual(close),
+                      let bytes = kind.bytes(of: text, at: content) else { continue }
+                appendLiteral(text, literalStart..<content, to: &out)
+                out.append(3)
+                out.append(kind.rawValue)
+                blobs.append(contentsOf: bytes)
+                literalStart = end
+                cursor = end
+                break
+            }
+        }
+        appendLiteral(text, literalStart..<range.upperBound, to: &out)
+    }
+
     private static func appendLiteral(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to out: inout [UInt8]) {
         guard !range.isEmpty else { return }
         out.append(0)
@@ -113,10 +144,12 @@ package enum CompactPlist {
         out.append(contentsOf: text[range])
     }
 
-    private static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let first = needle.first, text.count >= needle.count else { return nil }
+    /// Where `needle` starts at or after `from`, ending at or before `end` (default: the text's end).
+    private static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from: Int, before end: Int? = nil) -> Int? {
+        let end = end ?? text.count
+        guard let first = needle.first, end >= needle.count else { return nil }
         var index = from
-        let last = text.count - needle.count
+        let last = end - needle.count
         while index <= last {
             if text[index] == first {
                 var matched = 1
@@ -164,6 +197,10 @@ package enum CompactPlist {
             case 2:
                 let bytes = try blobs.bytes(try ops.varint())
                 try append(bytes, in: Base64Layout.read(from: &ops), to: &out, length: length)
+            case 3:
+                guard let kind = HexString(rawValue: try ops.byte()) else { throw CompactPlistError("unknown identifier kind") }
+                guard kind.textCount <= length - out.count else { throw CompactPlistError("longer than declared") }
+                kind.write(try blobs.bytes(kind.byteCount), to: &out)
             case let op:
                 throw CompactPlistError("unknown operation \(op)")
             }

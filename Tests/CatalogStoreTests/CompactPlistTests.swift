@@ -59,6 +59,20 @@ struct CompactPlistTests {
         try roundTrip(plist(wrapped(certificate, width: 64, indent: "  ", crlf: true), wrapped(blob, width: 60, indent: "")))
     }
 
+    @Test func deviceIdentifiersInBothSpellingsComeBackAndNearMissesStayLiteral() throws {
+        let devices = ["0123456789abcdef0123456789abcdef01234567", "00008030-001A2B3C4D5E6F70",
+                       "0123456789ABCDEF0123456789ABCDEF01234567", "0123456789abcdef0123456789abcdef0123456",
+                       "00008030-001a2b3c4d5e6f70", "00008030_001A2B3C4D5E6F70", "ffffffffffffffffffffffffffffffffffffffff"]
+        let text = "<plist><array>" + devices.map { "<string>\($0)</string>" }.joined(separator: "\n") + "<string>"
+        try roundTrip(Array(text.utf8), expectCertificateReference: false)
+        let encoded = try #require(CompactPlist.encode(Array(text.utf8), certificateSHA1s: []))
+        // The two identifiers spelled as the format knows them are bytes at the end of the value.
+        let hexBytes = Array(encoded.bytes.suffix(20 + 12 + 20))
+        #expect(hexBytes.prefix(20) == [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB,
+                                         0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67])
+        #expect(hexBytes.suffix(20) == [UInt8](repeating: 0xFF, count: 20))
+    }
+
     @Test func textItCannotRebuildStaysLiteral() throws {
         let canonical = Data(certificate).base64EncodedString()
         // Uneven lines, a stray character, missing padding, an empty element: kept as they are.
