@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import CatalogStore
 
-/// Migration 0008 (issue 15): the incremental index survives the rebuild of `files`, and a raw plist
-/// stored before it (the plist itself) still comes back from `rawPlist(uuid:)`.
+/// Migration 0010 (issue 15): a catalogue written before it keeps its incremental index, and a raw
+/// plist stored before it (the plist itself) still comes back from `rawPlist(uuid:)`.
 @Suite struct CompactCatalogueMigrationTests {
     @Test func filesRowsSurviveAndAnOldRawPlistIsReadAsItIs() throws {
         let directory = try TemporaryDirectory()
@@ -35,11 +35,6 @@ import Testing
         #expect(row.string("status") == "ok")
         #expect(row.int64("last_run_id") == 1)
         #expect(try connection.rawPlist(uuid: "a") == plist)
-        // Keyed by path alone now: a second row for the same path is refused.
-        #expect(throws: SQLiteError.self) {
-            try connection.execute("""
-                INSERT INTO files (path, size, mtime, kind, status) VALUES ('/r/a.mobileprovision', 1, 'x', 'profile', 'ok')
-                """)
-        }
+        #expect(try connection.queryFirst("SELECT count(*) AS n FROM certificate_der")?.int64("n") == 0)
     }
 }
