@@ -128,7 +128,12 @@ package final class PostgreSQLConnection {
     /// `body` must therefore have no effects outside the database (or tolerate repeating them).
     package func retryingTransaction<T>(_ isolation: Isolation = .readCommitted, attempts: Int = 5,
                                         _ body: () throws -> T) throws -> T {
-        precondition(!isInTransaction, "a retried transaction cannot be nested: the outer one is already rolled back")
+        // Nested, a retry could not start again: the server has already rolled back the outer one.
+        // A mistake of the caller's, reported as an error rather than a crash.
+        guard !isInTransaction else {
+            throw PostgreSQLError(sqlState: "25001",  // active_sql_transaction
+                                  message: "a retried transaction cannot run inside another transaction")
+        }
         var attempt = 1
         while true {
             do {
