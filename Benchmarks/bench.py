@@ -259,6 +259,8 @@ def schema_digest() -> str:
     for folder in ["Migrations", os.path.join("Sources", "catalog-bench-fill")]:
         base = os.path.join(REPO, folder)
         for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+            if not os.path.isfile(os.path.join(base, name)):
+                continue  # Migrations/postgresql: not the SQLite catalogue's schema
             with open(os.path.join(base, name), "rb") as f:
                 digest.update(name.encode() + f.read())
     return digest.hexdigest()[:10]
