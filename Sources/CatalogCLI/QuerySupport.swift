@@ -37,15 +37,12 @@ enum QuerySupport {
         return queries
     }
 
+    /// Prints rows already collected, the way ``stream(columns:_:_:_:)`` prints them.
     static func print(_ records: [JSONValue], columns: [Column], _ options: QueryOptions,
                       _ context: CommandContext) {
-        // Nothing to show prints nothing (a cron job mails whatever reaches stdout), except JSON's
-        // `[]`, which a script parses; a person at a terminal gets a hint on stderr instead.
-        guard !records.isEmpty || options.format == .json else {
-            if context.stderrIsTerminal { context.err("(no results)\n") }
-            return
-        }
-        context.out(context.printer(options.format, columns).render(records))
+        var stream = RowStream(format: options.format, columns: columns, context: context)
+        for record in records { stream.write(record) }
+        stream.finish()
     }
 
     /// Prints the rows `produce` hands to its stream as they come (see ``RowStream``); returns how

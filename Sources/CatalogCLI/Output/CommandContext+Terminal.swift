@@ -12,8 +12,4 @@ extension CommandContext {
 
     /// Colour only on a terminal, and never with NO_COLOR set.
     var useColor: Bool { stdoutIsTerminal && environment["NO_COLOR"] == nil }
-
-    func printer(_ format: OutputFormat, _ columns: [Column]) -> RecordPrinter {
-        RecordPrinter(format: format, columns: columns, terminalWidth: terminalWidth, color: useColor)
-    }
 }

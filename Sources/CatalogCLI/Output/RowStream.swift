@@ -3,7 +3,8 @@ import CatalogCore
 /// Prints a listing's rows as they come: JSON, NDJSON and CSV write each row when it arrives (the
 /// first is flushed at once, so a pipe sees it before the last row is read); a table, which sizes
 /// its columns from every row, is printed at the end. An empty listing prints nothing, except
-/// JSON's `[]`, and tells a person at a terminal `(no results)` on stderr.
+/// JSON's `[]` (a cron job mails whatever reaches stdout; a script parses `[]`), and tells a person
+/// at a terminal `(no results)` on stderr. Every listing, streamed or collected, prints through it.
 struct RowStream {
     private let format: OutputFormat
     private let columns: [Column]
@@ -47,7 +48,8 @@ struct RowStream {
     mutating func finish() {
         switch format {
         case .json: context.out(count == 0 ? "[]\n" : "\n]\n")
-        case .table where count > 0: context.out(context.printer(.table, columns).render(tableRows))
+        case .table where count > 0:
+            context.out(TableRenderer(columns: columns, width: context.terminalWidth, color: context.useColor).render(tableRows))
         default: break
         }
         if count == 0, context.stderrIsTerminal, format != .json { context.err("(no results)\n") }
