@@ -1,4 +1,5 @@
 import CatalogStore
+import CatalogTestSupport
 import Foundation
 import Testing
 

@@ -23,7 +23,7 @@ struct PostgreSQLQueriesTests {
         let admin = try PostgreSQLConnection(server)
         try admin.execute("CREATE DATABASE \(database)")
         defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
-        let url = Self.replacingDatabase(in: server, with: database)
+        let url = PostgresTestServer.replacingDatabase(in: server, with: database)
         do {
             let postgres = try PostgreSQLConnection(url)
             _ = try PostgreSQLMigrator().migrate(postgres)
@@ -59,54 +59,30 @@ struct PostgreSQLQueriesTests {
             let owner = try PostgreSQLConnection(url)
             try owner.execute("CREATE ROLE \(lookup) LOGIN")
             defer { _ = try? owner.execute("DROP OWNED BY \(lookup)"); _ = try? PostgreSQLConnection(
-                Self.replacingDatabase(in: url, with: "postgres")).execute("DROP ROLE IF EXISTS \(lookup)") }
+                PostgresTestServer.replacingDatabase(in: url, with: "postgres")).execute("DROP ROLE IF EXISTS \(lookup)") }
             try owner.execute("GRANT USAGE ON SCHEMA public TO \(lookup)")
             try owner.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(lookup)")
-            let lookupURL = Self.replacingUser(in: url, with: lookup)
+            let lookupURL = PostgresTestServer.replacingUser(in: url, with: lookup)
             for command in commands {
                 for format in ["json", "csv"] {
-                    let left = try Self.runCatalog(command + ["--db", db, "--format", format])
-                    let right = try Self.runCatalog(command + ["--db", url, "--format", format])
-                    #expect(left.status == 0 && right.status == 0, "\(command): \(left.error) \(right.error)")
-                    #expect(left.output == right.output, "\(command) --format \(format): SQLite and PostgreSQL print differently")
-                    let asLookup = try Self.runCatalog(command + ["--db", lookupURL, "--format", format])
-                    #expect(asLookup.status == 0 && asLookup.output == left.output, "\(command) as the lookup role: \(asLookup.error)")
+                    let left = try CatalogProcess.run(command + ["--db", db, "--format", format])
+                    let right = try CatalogProcess.run(command + ["--db", url, "--format", format])
+                    #expect(left.status == 0 && right.status == 0, "\(command): \(left.stderr) \(right.stderr)")
+                    #expect(left.stdout == right.stdout, "\(command) --format \(format): SQLite and PostgreSQL print differently")
+                    let asLookup = try CatalogProcess.run(command + ["--db", lookupURL, "--format", format])
+                    #expect(asLookup.status == 0 && asLookup.stdout == left.stdout, "\(command) as the lookup role: \(asLookup.stderr)")
                 }
             }
             #expect(throws: PostgreSQLError.self) {
                 try PostgreSQLConnection(lookupURL).execute("DELETE FROM ingest_errors")
             }
-            let report = try Self.runCatalog(["report", "--db", url] + asOf)
-            #expect(report.status == 0 && report.output.contains("com.example"), "report: \(report.error)")
-            let stats = try Self.runCatalog(["stats", "--db", url, "--json"])
-            #expect(stats.status == 0 && stats.output.contains("\"schema_version\""), "stats: \(stats.error)")
-            let ingest = try Self.runCatalog(["ingest", TestPaths.fixtures + "/profiles", "--db", url])
-            #expect(ingest.status == 1 && ingest.error.contains("can query but not yet write"), "ingest: \(ingest.error)")
+            let report = try CatalogProcess.run(["report", "--db", url] + asOf)
+            #expect(report.status == 0 && report.stdout.contains("com.example"), "report: \(report.stderr)")
+            let stats = try CatalogProcess.run(["stats", "--db", url, "--json"])
+            #expect(stats.status == 0 && stats.stdout.contains("\"schema_version\""), "stats: \(stats.stderr)")
+            let ingest = try CatalogProcess.run(["ingest", TestPaths.fixtures + "/profiles", "--db", url])
+            #expect(ingest.status == 1 && ingest.stderr.contains("can query but not yet write"), "ingest: \(ingest.stderr)")
         }
-    }
-
-    static func runCatalog(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.catalogExecutable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "CATALOG_DB")
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errors = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errors = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
     }
 
     func compareQueries(sqlite: Connection, postgres: PostgreSQLConnection) throws {
@@ -239,22 +215,5 @@ struct PostgreSQLQueriesTests {
                 }
             }
         }
-    }
-
-    /// `url` as another user (the test cluster trusts its socket: no password).
-    static func replacingUser(in url: String, with user: String) -> String {
-        let schemeEnd = url.range(of: "://")!.upperBound
-        let rest = url[schemeEnd...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        let host = rest[..<authorityEnd].split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-        return String(url[..<schemeEnd]) + user + "@" + host + url[authorityEnd...]
-    }
-
-    static func replacingDatabase(in url: String, with database: String) -> String {
-        let schemeEnd = url.range(of: "://")!.upperBound
-        let rest = url[schemeEnd...]
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        let query = url[end...].firstIndex(of: "?").map { String(url[$0...]) } ?? ""
-        return String(url[..<end]) + "/" + database + query
     }
 }

@@ -1,20 +1,18 @@
 import Foundation
-import Testing
-import CatalogTestSupport
 
 /// Runs the built `catalog` executable as a child process and captures what it printed.
-struct CatalogProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct CatalogProcess {
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
-    static var fixtures: String { TestPaths.fixtures }
-    static var realCorpus: String? { TestPaths.realCorpus }
-    static var executable: String { TestPaths.catalogExecutable }
+    public static var fixtures: String { TestPaths.fixtures }
+    public static var realCorpus: String? { TestPaths.realCorpus }
+    public static var executable: String { TestPaths.catalogExecutable }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -48,7 +46,7 @@ struct CatalogProcess {
 
     /// Runs a program as a scheduler does (cron, launchd): exactly `environment`, no terminal, stdout
     /// and stderr into one stream, as either would mail or log them.
-    static func runAsScheduled(_ executable: String, _ arguments: [String],
+    public static func runAsScheduled(_ executable: String, _ arguments: [String],
                                environment: [String: String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -65,7 +63,7 @@ struct CatalogProcess {
     }
 
     /// Parses stdout as JSON (objects as `[String: Any]`).
-    static func json(_ text: String) throws -> Any {
+    public static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 }

@@ -79,3 +79,29 @@ public enum PostgresTestServer {
         return (exited ? (status >> 8) & 0xff : -1, read(output), read(errors))
     }
 }
+
+extension PostgresTestServer {
+    /// `url` with its database (the URI path) replaced.
+    public static func replacingDatabase(in url: String, with database: String) -> String {
+        let (prefix, rest) = splitAuthority(url)
+        let query = rest.firstIndex(of: "?").map { String(rest[$0...]) } ?? ""
+        return prefix + "/" + database + query
+    }
+
+    /// `url` with its user (the URI userinfo) replaced.
+    public static func replacingUser(in url: String, with user: String) -> String {
+        let (prefix, rest) = splitAuthority(url)
+        let schemeEnd = prefix.range(of: "://")!.upperBound
+        let authority = prefix[schemeEnd...]
+        let host = authority.lastIndex(of: "@").map { String(authority[authority.index(after: $0)...]) } ?? String(authority)
+        return String(prefix[..<schemeEnd]) + user + "@" + host + rest
+    }
+
+    /// `scheme://authority` and the rest (`/db?query`).
+    private static func splitAuthority(_ url: String) -> (String, String) {
+        let schemeEnd = url.range(of: "://")!.upperBound
+        let rest = url[schemeEnd...]
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        return (String(url[..<end]), String(url[end...]))
+    }
+}

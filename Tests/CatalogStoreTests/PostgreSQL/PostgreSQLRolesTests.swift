@@ -44,18 +44,18 @@ struct PostgreSQLRolesTests {
             _ = try? admin.execute("DROP ROLE IF EXISTS \(ingest)")
         }
         for statement in serverStatements { try admin.execute(rename(statement)) }
-        let databaseURL = PostgresTestDatabase.replacingDatabase(in: serverURL, with: name)
+        let databaseURL = PostgresTestServer.replacingDatabase(in: serverURL, with: name)
         let owner = try PostgreSQLConnection(databaseURL)
         for statement in databaseStatements { try owner.execute(rename(statement)) }
 
         // The ingest role: migrates (creates every table) and writes.
-        let ingestConnection = try PostgreSQLConnection(PostgresTestDatabase.replacingUser(in: databaseURL, with: ingest))
+        let ingestConnection = try PostgreSQLConnection(PostgresTestServer.replacingUser(in: databaseURL, with: ingest))
         try PostgreSQLMigrator().migrate(ingestConnection)
         try ingestConnection.execute("INSERT INTO devices (udid, first_seen) VALUES ($1, $2)",
                                      ["00008030-TEST", "2026-11-30T00:00:00Z"])
 
         // The lookup role: reads every table, including the migrator's check, and writes nothing.
-        let lookupConnection = try PostgreSQLConnection(PostgresTestDatabase.replacingUser(in: databaseURL, with: lookup))
+        let lookupConnection = try PostgreSQLConnection(PostgresTestServer.replacingUser(in: databaseURL, with: lookup))
         try PostgreSQLMigrator().checkUpToDate(lookupConnection)
         for table in MigratorTests.tables {
             _ = try lookupConnection.query("SELECT * FROM \(table) LIMIT 1")

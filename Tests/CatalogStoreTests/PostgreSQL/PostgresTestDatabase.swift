@@ -27,7 +27,7 @@ final class PostgresTestDatabase {
         }
         self.serverURL = serverURL
         name = "catalog_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-        url = Self.replacingDatabase(in: serverURL, with: name)
+        url = PostgresTestServer.replacingDatabase(in: serverURL, with: name)
         let admin = try PostgreSQLConnection(serverURL)
         try admin.execute("CREATE DATABASE \(name)")
     }
@@ -45,31 +45,7 @@ final class PostgresTestDatabase {
     /// A connection string for the same database as another role (no password: the test cluster
     /// trusts its socket; on another server set the password in ~/.pgpass).
     func url(asUser user: String) -> String {
-        Self.replacingUser(in: url, with: user)
-    }
-
-    /// `url` with its database (the URI path) replaced.
-    static func replacingDatabase(in url: String, with database: String) -> String {
-        let (prefix, rest) = splitAuthority(url)
-        let query = rest.firstIndex(of: "?").map { String(rest[$0...]) } ?? ""
-        return prefix + "/" + database + query
-    }
-
-    /// `url` with its user (the URI userinfo) replaced.
-    static func replacingUser(in url: String, with user: String) -> String {
-        let (prefix, rest) = splitAuthority(url)
-        let schemeEnd = prefix.range(of: "://")!.upperBound
-        let authority = prefix[schemeEnd...]
-        let host = authority.lastIndex(of: "@").map { String(authority[authority.index(after: $0)...]) } ?? String(authority)
-        return String(prefix[..<schemeEnd]) + user + "@" + host + rest
-    }
-
-    /// `scheme://authority` and the rest (`/db?query`).
-    private static func splitAuthority(_ url: String) -> (String, String) {
-        let schemeEnd = url.range(of: "://")!.upperBound
-        let rest = url[schemeEnd...]
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        return (String(url[..<end]), String(url[end...]))
+        PostgresTestServer.replacingUser(in: url, with: user)
     }
 }
 
