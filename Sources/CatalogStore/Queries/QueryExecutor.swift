@@ -8,6 +8,8 @@ protocol QueryExecutor: AnyObject {
     func schemaVersion() throws -> Int
     /// Calls `body` for each row of `sql` as it is read.
     func eachRow(_ sql: String, _ parameters: [SQLValue], _ body: (Row) throws -> Void) throws
+    /// The first row of `sql`; the rest are not read.
+    func firstRow(_ sql: String, _ parameters: [SQLValue]) throws -> Row?
 }
 
 extension QueryExecutor {
@@ -17,10 +19,8 @@ extension QueryExecutor {
         return rows
     }
 
-    func firstRow(_ sql: String, _ parameters: [SQLValue] = []) throws -> Row? {
-        var first: Row?
-        try eachRow(sql, parameters) { if first == nil { first = $0 } }
-        return first
+    func firstRow(_ sql: String) throws -> Row? {
+        try firstRow(sql, [])
     }
 }
 
@@ -34,6 +34,10 @@ extension Connection: QueryExecutor {
     func eachRow(_ sql: String, _ parameters: [SQLValue], _ body: (Row) throws -> Void) throws {
         try forEachRow(sql, parameters, body)
     }
+
+    func firstRow(_ sql: String, _ parameters: [SQLValue]) throws -> Row? {
+        try queryFirst(sql, parameters)
+    }
 }
 
 extension PostgreSQLConnection: QueryExecutor {
@@ -45,5 +49,9 @@ extension PostgreSQLConnection: QueryExecutor {
 
     func eachRow(_ sql: String, _ parameters: [SQLValue], _ body: (Row) throws -> Void) throws {
         for row in try query(SQLDialect.numberedPlaceholders(sql), parameters) { try body(row) }
+    }
+
+    func firstRow(_ sql: String, _ parameters: [SQLValue]) throws -> Row? {
+        try queryFirst(SQLDialect.numberedPlaceholders(sql), parameters)
     }
 }
