@@ -20,12 +20,7 @@ package final class Catalogue {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
         guard access(path, W_OK) == 0 else { return Catalogue(try Connection.openCatalogue(path: path, readOnly: true)) }
         let connection = try Connection(path: path, readOnly: false, wal: false)
-        let migrator = try Migrator()
-        try migrator.checkCompatible(connection)
-        let found = try migrator.currentVersion(of: connection)
-        guard found == migrator.latestVersion else {
-            throw StoreError.outdatedSchema(path: path, found: found, known: migrator.latestVersion)
-        }
+        try Migrator().checkUpToDate(connection)
         return Catalogue(connection)
     }
 

@@ -17,14 +17,11 @@ extension Connection {
         } catch let error as SQLiteError where readOnly {
             throw walReaderFailure(path: path, error) ?? error
         }
-        try migrator.checkCompatible(connection)
         if readOnly {
-            let found = try migrator.currentVersion(of: connection)
-            if found < migrator.latestVersion {
-                throw StoreError.outdatedSchema(path: path, found: found, known: migrator.latestVersion)
-            }
+            try migrator.checkUpToDate(connection)
             return connection
         }
+        try migrator.checkCompatible(connection)
         try connection.enableWAL()
         try migrator.migrate(connection)
         return connection

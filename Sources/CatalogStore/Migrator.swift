@@ -45,6 +45,16 @@ package struct Migrator: Sendable {
         }
     }
 
+    /// Throws unless the database is at exactly this binary's schema: what a reader, which never
+    /// migrates, checks first. An older one is ``StoreError/outdatedSchema(path:found:known:)``.
+    package func checkUpToDate(_ connection: Connection) throws {
+        try checkCompatible(connection)
+        let found = try currentVersion(of: connection)
+        if found < latestVersion {
+            throw StoreError.outdatedSchema(path: connection.path, found: found, known: latestVersion)
+        }
+    }
+
     /// Migrations recorded in the database, in order, with when they were applied.
     package func appliedMigrations(_ connection: Connection) throws -> [(id: Int, name: String, appliedAt: String)] {
         guard try hasMigrationsTable(connection) else { return [] }
