@@ -27,10 +27,17 @@ package final class Catalogue {
     /// Opens the catalogue at `path` to write it, creating (mode 0600) and migrating it as needed.
     /// With `mustExist`, a missing file is `StoreError.missing` instead of a new catalogue. A second
     /// writer waits up to `busyTimeout` seconds for the first, then fails with `StoreError.busy`.
+    /// The folder it goes in is created when missing (a first ingest into a new place).
     package static func openForWriting(path: String, mustExist: Bool = false, busyTimeout: Double = 120) throws -> Catalogue {
         let engine = CatalogueEngine(path)
         if engine.isPostgreSQL { throw StoreError.writingNotSupported(catalogue: engine.description) }
         if mustExist, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.cannotCreateFolder(path: path, reason: error.localizedDescription)
+        }
         do {
             let connection = try Connection.openCatalogue(path: path)
             connection.setBusyTimeout(milliseconds: Int32(busyTimeout * 1000))

@@ -3,6 +3,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// No catalogue at the path: nothing has been ingested there yet.
     case missing(path: String)
+    /// The folder a new catalogue goes in cannot be created.
+    case cannotCreateFolder(path: String, reason: String)
     /// Another process (a second ingest) holds the write lock past the wait.
     case busy(path: String)
     /// The disk or quota filled up; the transaction was rolled back, nothing stored is lost.
@@ -32,6 +34,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot open catalogue \(path): \(reason)"
         case .missing(let path):
             return "no catalogue at \(path); run 'catalog ingest PATH...' first (or pass --db)"
+        case .cannotCreateFolder(let path, let reason):
+            return "cannot create the folder for \(path): \(reason)"
         case .busy(let path):
             return "another ingest is writing to \(path); try again when it has finished"
         case .diskFull(let path, let detail):

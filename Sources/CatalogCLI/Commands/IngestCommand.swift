@@ -34,15 +34,8 @@ enum IngestCommand: Command {
     static func run(_ options: IngestCommandOptions, _ context: CommandContext) throws -> Int32 {
         let roots = try resolveRoots(options.paths, context)
         let dbPath = options.database
-        let engine = CatalogueEngine(dbPath)
-        if engine.isPostgreSQL { throw StoreError.writingNotSupported(catalogue: engine.description) }
-        do {
-            try FileManager.default.createDirectory(atPath: (dbPath as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("cannot create the folder for \(dbPath): \(error.localizedDescription)")
-        }
-        // A second ingest waits for the first rather than failing at once.
+        // A PostgreSQL catalogue is refused and a missing folder created (the store's business); a
+        // second ingest waits for the first rather than failing at once.
         let catalogue = try Catalogue.openForWriting(path: dbPath, busyTimeout: 120)
         var ingestOptions = IngestOptions(roots: roots, excludes: options.excludes, full: options.full)
         #if CATALOG_TEST_HOOKS
