@@ -13,10 +13,14 @@ struct RowStream {
     private var tableRows: [JSONValue] = []
     private var bytes: [UInt8] = []
 
+    /// CSV written to a terminal shows control characters escaped (asked once: it is an ioctl).
+    private let terminalSafe: Bool
+
     init(format: OutputFormat, columns: [Column], context: CommandContext) {
         self.format = format
         self.columns = columns
         self.context = context
+        terminalSafe = context.terminalWidth != nil
     }
 
     /// How many rows were written.
@@ -34,7 +38,6 @@ struct RowStream {
             row.write(to: &bytes, pretty: false, indent: 0)
             bytes.append(UInt8(ascii: "\n"))
         case .csv:
-            let terminalSafe = context.terminalWidth != nil
             if count == 1 { bytes.append(contentsOf: CSVRenderer.header(columns, terminalSafe: terminalSafe).utf8) }
             bytes.append(contentsOf: CSVRenderer.line(row, columns: columns, terminalSafe: terminalSafe).utf8)
         case .table:
