@@ -78,7 +78,7 @@ struct InspectView {
         case .object: return "–"
         case .string(let text):
             if let now, Self.expiryKeys.contains(key), let date = ISO8601.parse(text) {
-                return text.prefix(10) + " (" + RelativeTime.days(.int(Int64((date.timeIntervalSince(now) / 86_400).rounded(.down)))) + ")"
+                return text.prefix(10) + " (" + RelativeTime.days(DaysLeft.json(until: date, from: now)) + ")"
             }
             return TextSanitizer.terminalSafe(text)
         default: return TextSanitizer.terminalSafe(Column.plain(value))

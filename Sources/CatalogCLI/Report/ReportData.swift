@@ -65,7 +65,7 @@ struct ReportData {
 
     static func load(_ queries: CatalogQueries, asOf: Date, days: Int, teamID: String?, catalogue: String) throws -> ReportData {
         let end = asOf.addingTimeInterval(Double(days) * 86_400)
-        func daysLeft(_ date: Date) -> Int { Int((date.timeIntervalSince(asOf) / 86_400).rounded(.down)) }
+        func daysLeft(_ date: Date) -> Int { DaysLeft.days(until: date, from: asOf) }
 
         var filter = CatalogQueries.ProfileFilter()
         filter.scope = .installed
