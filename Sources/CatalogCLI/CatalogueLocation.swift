@@ -6,7 +6,7 @@ import Foundation
 /// `~/Library/Application Support/catalog/…`).
 enum CatalogueLocation {
     static let option = OptionSpec(name: "db", value: "path",
-                                   help: "The catalogue: a SQLite file, or postgresql://… (queries only, see README)\n(default: $CATALOG_DB, else the user's data folder).")
+                                   help: "The catalogue: a SQLite file, or postgresql://… (a fleet's, see README)\n(default: $CATALOG_DB, else the user's data folder).")
 
     static func path(_ arguments: ParsedArguments, _ environment: [String: String]) -> String {
         if let path = arguments.value("db"), !path.isEmpty { return absolute(path) }

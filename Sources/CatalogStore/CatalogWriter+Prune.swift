@@ -6,6 +6,6 @@ extension CatalogWriter {
     /// would, and its incremental index entry dropped.
     package func recordPruned(path: String, at now: Date) throws {
         try markLocationRemoved(path: path, at: now)
-        _ = try db.execute("DELETE FROM files WHERE path = ?", [.text(path)])
+        try forgetFile(path)
     }
 }

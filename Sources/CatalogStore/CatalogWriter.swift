@@ -1,8 +1,19 @@
 import CatalogCore
 import Foundation
 
-/// Writes decoded profiles and builds into the catalogue. Every statement is constant SQL with
-/// bound values; callers wrap a whole ingest run in one transaction.
+/// Writes decoded profiles and builds into the catalogue, on either engine. Every statement is
+/// constant SQL with bound values; callers wrap a whole ingest run in one transaction.
+///
+/// Rows that belong to a host (its runs, the file index, profile locations, builds) are written as
+/// `host`'s and only `host`'s are read back or marked removed. Rows every host shares (profiles,
+/// certificates, devices and their links) are upserted on their natural keys with `first_seen` the
+/// earliest and `last_seen` the latest of what each host saw. On SQLite they are written in the run's
+/// transaction. On PostgreSQL, where hosts ingest at once, each profile's shared rows are committed
+/// in a short transaction of their own on a second connection, taking their locks in one order
+/// (certificate DER, the profile, certificates, devices, by key): two hosts meeting the same profile
+/// wait for each other for one profile's worth of rows, not for each other's whole run, and cannot
+/// deadlock. A failed run then leaves at most profiles no location of its host refers to; the
+/// host's own rows are all stored or none.
 package final class CatalogWriter {
     /// What an upsert did, for the run's summary.
     package enum ProfileChange: Equatable, Sendable {
@@ -27,10 +38,17 @@ package final class CatalogWriter {
         }
     }
 
-    package let db: Connection
+    /// The connection of the run's transaction: the host's rows.
+    let db: any WriteExecutor
+    /// The connection shared rows are written on: `db` on SQLite, a second connection on PostgreSQL.
+    private let sharedDB: any WriteExecutor
+    /// The connection that commits shared rows profile by profile (PostgreSQL); nil: inline.
+    private let sharedConnection: PostgreSQLConnection?
+    /// The host whose rows this writer writes: '' for a SQLite catalogue's own, unnamed machine.
+    package let host: String
     /// Statements run once per device, certificate or entitlement, prepared once and bound
     /// positionally: looking a long SQL text up in the connection's cache per row showed in profiles.
-    private var hot: [HotStatement: Statement] = [:]
+    private var hot: [HotStatement: any PreparedWrite] = [:]
     /// Devices and certificates this writer has already inserted (or found): shared by many
     /// profiles, so each is looked up in its table once per run instead of once per profile.
     private var deviceIDs: [String: Int64] = [:]
@@ -44,71 +62,141 @@ package final class CatalogWriter {
     /// renew one catalogued before it, and the search is not made (a first ingest makes 10,000).
     private var hadProfilesBeforeRun = true
 
-    private enum HotStatement: String {
-        case insertCertificate = """
-            INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
-                serial, not_before, not_after, first_seen, type)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (sha1) DO UPDATE SET type = excluded.type
-            WHERE excluded.type IS NOT NULL AND certificates.type IS NOT excluded.type
-            """
-        case insertCertificateDER = "INSERT INTO certificate_der (sha1, der) VALUES (?, ?) ON CONFLICT (sha1) DO NOTHING"
-        case linkCertificate = "INSERT OR IGNORE INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?)"
-        case insertUndecodableCertificate = """
-            INSERT OR REPLACE INTO profile_undecodable_certificates (profile_uuid, position, size, sha1, sha256, reason)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """
-        case profileID = "SELECT id FROM profiles WHERE uuid = ?"
-        case insertDevice = "INSERT INTO devices (udid, first_seen) VALUES (?, ?) ON CONFLICT (udid) DO NOTHING"
-        case deviceID = "SELECT id FROM devices WHERE udid = ?"
-        case linkDevices = "INSERT OR IGNORE INTO profile_devices (profile_id, device_id) SELECT ?, value FROM json_each(?)"
-        case unlinkDevices = "DELETE FROM profile_devices WHERE profile_id = ?"
-        case insertEntitlement = "INSERT OR REPLACE INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)"
+    private enum HotStatement {
+        case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate, profileID
+        case insertDevices, linkDevices, unlinkDevices, insertEntitlement
+
+        func sql(_ dialect: SQLDialect) -> String {
+            switch self {
+            case .insertCertificate: return """
+                INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
+                    serial, not_before, not_after, first_seen, type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (sha1) DO UPDATE SET type = coalesce(excluded.type, certificates.type),
+                    first_seen = \(dialect.earlier("certificates.first_seen", "excluded.first_seen"))
+                WHERE (excluded.type IS NOT NULL AND \(dialect.nullSafeDiffers("certificates.type", "excluded.type")))
+                    OR excluded.first_seen < certificates.first_seen
+                """
+            case .insertCertificateDER:
+                return "INSERT INTO certificate_der (sha1, der) VALUES (?, ?) ON CONFLICT (sha1) DO NOTHING"
+            case .linkCertificate:
+                return "INSERT INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            case .insertUndecodableCertificate: return """
+                INSERT INTO profile_undecodable_certificates (profile_uuid, position, size, sha1, sha256, reason)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (profile_uuid, position) DO UPDATE SET size = excluded.size, sha1 = excluded.sha1,
+                    sha256 = excluded.sha256, reason = excluded.reason
+                """
+            case .profileID: return "SELECT id FROM profiles WHERE uuid = ?"
+            // Sorted, so two writers inserting the same devices take their locks in the same order.
+            case .insertDevices: return """
+                INSERT INTO devices (udid, first_seen)
+                SELECT elements.value, CAST(? AS text) FROM \(dialect.jsonArrayTable("?", as: "elements"))
+                WHERE true ORDER BY elements.value
+                ON CONFLICT (udid) DO UPDATE SET first_seen = excluded.first_seen
+                WHERE excluded.first_seen < devices.first_seen
+                """
+            case .linkDevices: return """
+                INSERT INTO profile_devices (profile_id, device_id)
+                SELECT CAST(? AS bigint), CAST(elements.value AS bigint) FROM \(dialect.jsonArrayTable("?", as: "elements"))
+                WHERE true ON CONFLICT DO NOTHING
+                """
+            case .unlinkDevices: return "DELETE FROM profile_devices WHERE profile_id = ?"
+            case .insertEntitlement: return """
+                INSERT INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)
+                ON CONFLICT (profile_uuid, key) DO UPDATE SET value_json = excluded.value_json
+                """
+            }
+        }
     }
 
-    package init(_ db: Connection) {
+    /// A writer of `host`'s rows on a SQLite catalogue (and its shared rows, in the same transaction).
+    package convenience init(_ db: Connection, host: String = "") {
+        self.init(db: db, sharedDB: db, sharedConnection: nil, host: host)
+    }
+
+    /// A writer of `host`'s rows on a PostgreSQL catalogue: the run's rows on `db`, shared rows
+    /// committed profile by profile on `shared` (another connection to the same database).
+    package convenience init(_ db: PostgreSQLConnection, shared: PostgreSQLConnection, host: String) {
+        self.init(db: db, sharedDB: shared, sharedConnection: shared, host: host)
+    }
+
+    private init(db: any WriteExecutor, sharedDB: any WriteExecutor,
+                 sharedConnection: PostgreSQLConnection?, host: String) {
         self.db = db
+        self.sharedDB = sharedDB
+        self.sharedConnection = sharedConnection
+        self.host = host
     }
 
     /// Runs a hot statement; returns the first column of its first row, if it has one.
     @discardableResult
     private func run(_ key: HotStatement, _ values: [SQLValue]) throws -> Int64? {
-        let statement: Statement
+        let statement: any PreparedWrite
         if let prepared = hot[key] {
             statement = prepared
         } else {
-            statement = try db.prepare(key.rawValue)
+            statement = try sharedDB.prepareWrite(key.sql(sharedDB.dialect))
             hot[key] = statement
         }
-        defer { statement.reset() }
-        try statement.bind(values)
-        guard try statement.step() else { return nil }
-        let first = statement.int64(at: 0)
-        while try statement.step() {}
-        return first
+        return try statement.run(values)
     }
 
-    /// The row id of a device, inserting it the first time this run meets it.
-    private func deviceID(_ udid: String, seen: SQLValue) throws -> Int64? {
-        if let known = deviceIDs[udid] { return known }
-        try run(.insertDevice, [.text(udid), seen])
-        let id = try run(.deviceID, [.text(udid)])
-        deviceIDs[udid] = id
-        return id
+    /// Runs `body`, which writes shared rows: inline on SQLite, as a transaction of its own on
+    /// PostgreSQL. What this writer remembers of shared rows is forgotten when it fails, since they
+    /// may have been rolled back.
+    private func writingShared<T>(_ body: () throws -> T) throws -> T {
+        guard let sharedConnection else { return try body() }
+        var attempt = 0
+        do {
+            return try sharedConnection.retryingTransaction {
+                // A deadlock or serialization failure rolled the previous attempt back.
+                attempt += 1
+                if attempt > 1 { forgetSharedRows() }
+                return try body()
+            }
+        } catch {
+            forgetSharedRows()
+            throw error
+        }
+    }
+
+    private func forgetSharedRows() {
+        deviceIDs.removeAll()
+        knownCertificates.removeAll()
+        storedDER.removeAll()
+    }
+
+    /// The row ids of devices (in the order given), inserting those this run has not met yet.
+    private func deviceIDs(_ udids: [String], seen: SQLValue) throws -> [Int64] {
+        let missing = Set(udids.filter { deviceIDs[$0] == nil }).sorted()
+        if !missing.isEmpty {
+            let array = SQLValue.text(JSONValue.strings(missing).serialized())
+            try run(.insertDevices, [seen, array])
+            try sharedDB.eachRow("SELECT id, udid FROM devices WHERE udid IN (\(sharedDB.dialect.jsonArrayElements("?")))",
+                                 [array]) { row in
+                if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs[udid] = id }
+            }
+        }
+        return udids.compactMap { deviceIDs[$0] }
     }
 
     // MARK: Runs
 
     package func beginRun(roots: [String], at now: Date) throws -> Int64 {
         insertedThisRun.removeAll()
-        hadProfilesBeforeRun = try db.queryFirst("SELECT 1 FROM profiles LIMIT 1") != nil
-        try db.execute("INSERT INTO ingest_runs (started_at, roots, status) VALUES (?, ?, 'running')",
-                       [SQLValue(now), .text(JSONValue.strings(roots).serialized())])
-        return db.lastInsertRowID
+        hadProfilesBeforeRun = try db.firstRow("SELECT 1 FROM profiles LIMIT 1") != nil
+        let row = try db.rows("""
+            INSERT INTO ingest_runs (host, started_at, roots, status) VALUES (:host, :started, :roots, 'running')
+            RETURNING id
+            """, named: [":host": .text(host), ":started": SQLValue(now),
+                         ":roots": .text(JSONValue.strings(roots).serialized())]).first
+        guard let id = row?.int64("id") else { throw StoreError.unexpectedValue(column: "ingest_runs.id", value: "none") }
+        return id
     }
 
     package func finishRun(_ runID: Int64, counts: RunCounts, status: RunStatus, at now: Date) throws {
-        try db.execute("""
+        try db.write("""
             UPDATE ingest_runs SET finished_at = :finished, status = :status,
                 files_scanned = :files_scanned, files_unchanged = :files_unchanged,
                 files_decoded = :files_decoded, profiles_new = :profiles_new,
@@ -116,7 +204,7 @@ package final class CatalogWriter {
                 builds_seen = :builds_seen, builds_new = :builds_new, builds_removed = :builds_removed,
                 errors = :errors
             WHERE id = :id
-            """, [
+            """, named: [
                 ":finished": SQLValue(now), ":status": .text(status.rawValue), ":id": .integer(runID),
                 ":files_scanned": SQLValue(counts.filesScanned),
                 ":files_unchanged": SQLValue(counts.filesUnchanged),
@@ -132,38 +220,39 @@ package final class CatalogWriter {
     }
 
     package func recordError(run runID: Int64, path: String, message: String) throws {
-        try db.execute("INSERT INTO ingest_errors (run_id, path, message) VALUES (?, ?, ?)",
+        try db.write("INSERT INTO ingest_errors (run_id, path, message) VALUES (?, ?, ?)",
                        [.integer(runID), .text(path), .text(message)])
     }
 
-    /// Clears the errors that runs before `runID` recorded at or below `root`, except at the paths
+    /// Clears the errors that this host's runs before `runID` recorded at or below `root`, except at the paths
     /// `keep` says are still unknown (under a folder this run could not list). The caller has just
     /// walked `root` and recorded again every problem still there: what it did not meet is gone.
     package func clearErrors(under root: String, before runID: Int64, at now: Date,
                              keep: (String) -> Bool = { _ in false }) throws {
         let range = PathRange(root)
         var cleared: [Int64] = []
-        try db.forEachRow("""
+        try db.eachRow("""
             SELECT id, path FROM ingest_errors
             WHERE cleared_at IS NULL AND run_id < ? AND (path = ? OR (path >= ? AND path < ?))
-            """, [.integer(runID), .text(range.root), .text(range.lower), .text(range.upper)]) { row in
+              AND run_id IN (SELECT id FROM ingest_runs WHERE host = ?)
+            """, [.integer(runID), .text(range.root), .text(range.lower), .text(range.upper), .text(host)]) { row in
             if let id = row.int64("id"), !keep(row.string("path") ?? "") { cleared.append(id) }
         }
         for id in cleared {
-            try db.execute("UPDATE ingest_errors SET cleared_at = ? WHERE id = ?", [SQLValue(now), .integer(id)])
+            try db.write("UPDATE ingest_errors SET cleared_at = ? WHERE id = ?", [SQLValue(now), .integer(id)])
         }
     }
 
     // MARK: The incremental index
 
-    /// The index entries of every path at or below `root`.
+    /// The index entries of this host's paths at or below `root`.
     package func fileStamps(under root: String) throws -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
         let range = PathRange(root)
-        try db.forEachRow("""
+        try db.eachRow("""
             SELECT path, size, mtime_ns, status FROM files
-            WHERE path = ? OR (path >= ? AND path < ?)
-            """, [.text(range.root), .text(range.lower), .text(range.upper)]) { row in
+            WHERE host = ? AND (path = ? OR (path >= ? AND path < ?))
+            """, [.text(host), .text(range.root), .text(range.lower), .text(range.upper)]) { row in
             guard let path = row.string("path") else { return }
             stamps[path] = FileStamp(size: row.int64("size") ?? -1, mtimeNanoseconds: row.int64("mtime_ns") ?? -1,
                                      status: row.string("status").flatMap(FileStatus.init(rawValue:)) ?? .error)
@@ -172,27 +261,28 @@ package final class CatalogWriter {
     }
 
     package func recordFile(_ path: String, stamp: FileStamp, kind: String, sha256: String?, run runID: Int64) throws {
-        try db.execute("""
-            INSERT INTO files (path, size, mtime, mtime_ns, kind, sha256, status, last_run_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime,
+        try db.write("""
+            INSERT INTO files (host, path, size, mtime, mtime_ns, kind, sha256, status, last_run_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (host, path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime,
                 mtime_ns = excluded.mtime_ns, kind = excluded.kind, sha256 = excluded.sha256,
                 status = excluded.status, last_run_id = excluded.last_run_id
-            """, [.text(path), .integer(stamp.size),
+            """, [.text(host), .text(path), .integer(stamp.size),
                   SQLValue(Date(timeIntervalSince1970: Double(stamp.mtimeNanoseconds) / 1e9)),
                   .integer(stamp.mtimeNanoseconds), .text(kind), SQLValue(sha256), .text(stamp.status.rawValue),
                   .integer(runID)])
     }
 
     package func forgetFile(_ path: String) throws {
-        try db.execute("DELETE FROM files WHERE path = ?", [.text(path)])
+        try db.write("DELETE FROM files WHERE host = ? AND path = ?", [.text(host), .text(path)])
     }
 
     // MARK: Profiles
 
-    /// Marks a catalogued profile as seen now, without decoding it again.
+    /// Marks a catalogued profile as seen now, without decoding it again (unless a host saw it later).
     package func touchProfile(_ uuid: String, at now: Date) throws {
-        try db.execute("UPDATE profiles SET last_seen = ? WHERE uuid = ?", [SQLValue(now), .text(uuid)])
+        try sharedDB.write("UPDATE profiles SET last_seen = ? WHERE uuid = ? AND last_seen < ?",
+                           [SQLValue(now), .text(uuid), SQLValue(now)])
     }
 
     /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
@@ -204,14 +294,19 @@ package final class CatalogWriter {
     /// caller on a decoding thread; made here when not given.
     package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false,
                                compact: CompactPlist.Encoded? = nil) throws -> ProfileChange {
-        let existing = try db.queryFirst("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
+        try writingShared { try writeProfile(profile, at: now, rewrite: rewrite, compact: compact) }
+    }
+
+    private func writeProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool,
+                              compact: CompactPlist.Encoded?) throws -> ProfileChange {
+        let existing = try sharedDB.firstRow("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
         if let existing, existing.string("sha256") == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
         let compact = compact ?? CompactPlist.compacting(profile)
-        // The certificates the compact plist refers to, stored first (once per run each).
-        for (sha1, der) in compact.certificates where storedDER.insert(sha1).inserted {
+        // The certificates the compact plist refers to, stored first (once per run each), by key.
+        for (sha1, der) in compact.certificates.sorted(by: { $0.key < $1.key }) where storedDER.insert(sha1).inserted {
             try run(.insertCertificateDER, [.text(sha1), .blob(der)])
         }
         let values: [String: SQLValue] = [
@@ -239,7 +334,8 @@ package final class CatalogWriter {
             ":der_profile": .text(profile.derProfile.status.rawValue),
             ":der_profile_differences": .text(JSONValue.strings(profile.derProfile.differences).serialized()),
         ]
-        try db.execute("""
+        let dialect = sharedDB.dialect
+        try sharedDB.write("""
             INSERT INTO profiles (uuid, name, app_id_name, team_id, team_name, team_identifiers,
                 app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
                 effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
@@ -264,14 +360,16 @@ package final class CatalogWriter {
                 get_task_allow = excluded.get_task_allow, provisions_all_devices = excluded.provisions_all_devices,
                 device_count = excluded.device_count, certificate_count = excluded.certificate_count,
                 time_to_live = excluded.time_to_live, version = excluded.version, sha256 = excluded.sha256,
-                raw_plist = excluded.raw_plist, last_seen = excluded.last_seen, signature = excluded.signature,
+                raw_plist = excluded.raw_plist,
+                first_seen = \(dialect.earlier("profiles.first_seen", "excluded.first_seen")),
+                last_seen = \(dialect.later("profiles.last_seen", "excluded.last_seen")), signature = excluded.signature,
                 signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
                 der_profile_differences = excluded.der_profile_differences
-            """, values)
+            """, named: values)
         if existing != nil {
-            try db.execute("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
-            try db.execute("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
-            try db.execute("DELETE FROM entitlements WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try sharedDB.write("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try sharedDB.write("DELETE FROM entitlements WHERE profile_uuid = ?", [.text(profile.uuid)])
             if let profileID = try run(.profileID, [.text(profile.uuid)]) {
                 try run(.unlinkDevices, [.integer(profileID)])
             }
@@ -283,17 +381,22 @@ package final class CatalogWriter {
         return renewal ? .renewed : .new
     }
 
+    /// The profile's certificates, devices and entitlements. Certificates and devices are inserted
+    /// sorted by key before any link, the order every writer takes their locks in.
     private func insertChildren(of profile: ProvisioningProfile, at now: Date) throws {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
-        for certificate in profile.certificates {
-            if knownCertificates.insert(certificate.sha1).inserted { try run(.insertCertificate, [
+        let certificates = profile.certificates.sorted { $0.sha1 < $1.sha1 }
+        for certificate in certificates where knownCertificates.insert(certificate.sha1).inserted {
+            try run(.insertCertificate, [
                 .text(certificate.sha1), .text(certificate.sha256), SQLValue(certificate.commonName),
                 SQLValue(certificate.teamID), SQLValue(certificate.organization),
                 SQLValue(certificate.issuerCommonName), .text(certificate.serial),
                 SQLValue(certificate.notBefore), SQLValue(certificate.notAfter), seen,
                 SQLValue(certificate.type?.rawValue),
-            ]) }
+            ])
+        }
+        for certificate in certificates {
             try run(.linkCertificate, [uuid, .text(certificate.sha1)])
         }
         for entry in profile.undecodableCertificates {
@@ -301,8 +404,8 @@ package final class CatalogWriter {
                                                     .text(entry.sha1), .text(entry.sha256), .text(entry.reason)])
         }
         if !profile.devices.isEmpty, let profileID = try run(.profileID, [uuid]) {
-            // One statement links them all: SQLite walks the JSON array of ids itself.
-            let ids = try profile.devices.compactMap { try deviceID($0, seen: seen) }
+            // One statement links them all: the database walks the JSON array of ids itself.
+            let ids = try deviceIDs(profile.devices, seen: seen)
             try run(.linkDevices, [.integer(profileID), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
         }
         for (key, value) in profile.entitlements {
@@ -314,10 +417,11 @@ package final class CatalogWriter {
     /// `CatalogQueries.supersededBy` defines it: same team, application identifier (as written), kind
     /// and platforms, and an earlier effective expiry than `profile`'s.
     private func isRenewal(_ profile: ProvisioningProfile) throws -> Bool {
-        try db.query("""
+        let dialect = sharedDB.dialect
+        return try sharedDB.rows("""
             SELECT uuid FROM profiles
-            WHERE team_id IS ? AND application_identifier IS ? AND kind = ? AND effective_expiration_date < ?
-              AND platforms = ? AND uuid <> ?
+            WHERE \(dialect.nullSafeEquals("team_id", "?")) AND \(dialect.nullSafeEquals("application_identifier", "?"))
+              AND kind = ? AND effective_expiration_date < ? AND platforms = ? AND uuid <> ?
             """, [SQLValue(profile.teamID), SQLValue(profile.applicationIdentifier), .text(profile.kind.rawValue),
                   SQLValue(profile.effectiveExpirationDate), .text(JSONValue.strings(profile.platforms).serialized()),
                   .text(profile.uuid)])
@@ -329,15 +433,15 @@ package final class CatalogWriter {
     /// Records that the profile `uuid` was found at `path` (a file, or a member of a container).
     package func recordLocation(path: String, profileUUID uuid: String, containerKind: ContainerKind, containerPath: String?,
                                 size: Int64?, mtime: Date?, sha256: String?, at now: Date) throws {
-        try db.execute("""
-            INSERT INTO profile_locations (path, profile_uuid, container_kind, container_path, size, mtime,
+        try db.write("""
+            INSERT INTO profile_locations (host, path, profile_uuid, container_kind, container_path, size, mtime,
                 content_sha256, first_seen, last_seen, removed_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-            ON CONFLICT (path) DO UPDATE SET profile_uuid = excluded.profile_uuid,
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+            ON CONFLICT (host, path) DO UPDATE SET profile_uuid = excluded.profile_uuid,
                 container_kind = excluded.container_kind, container_path = excluded.container_path,
                 size = excluded.size, mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
                 last_seen = excluded.last_seen, removed_at = NULL, error = NULL
-            """, [.text(path), .text(uuid), .text(containerKind.rawValue), SQLValue(containerPath),
+            """, [.text(host), .text(path), .text(uuid), .text(containerKind.rawValue), SQLValue(containerPath),
                   SQLValue(size), SQLValue(mtime), SQLValue(sha256), SQLValue(now), SQLValue(now)])
     }
 
@@ -348,8 +452,7 @@ package final class CatalogWriter {
     /// decodes each content once per run); by default it is the decoded profile's.
     package func upsertBuild(_ artifact: BuildArtifact, appPath: String, profileUUID: String? = nil, parentID: Int64?,
                              size: Int64?, mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
-        let existing = try db.queryFirst("SELECT id FROM builds WHERE path = ? AND app_path = ?",
-                                         [.text(artifact.path), .text(appPath)])?.int64("id")
+        let existing = try buildID(path: artifact.path, appPath: appPath)
         let info = artifact.info
         let values: [String: SQLValue] = [
             ":bundle_id": SQLValue(info.bundleID), ":name": SQLValue(info.name),
@@ -365,18 +468,19 @@ package final class CatalogWriter {
             ":signing_identity": SQLValue(artifact.signingIdentity), ":scheme": SQLValue(artifact.scheme),
             ":archived_at": SQLValue(artifact.archivedAt), ":size": SQLValue(size), ":mtime": SQLValue(mtime),
             ":content_sha256": SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), ":now": SQLValue(now),
+            ":host": .text(host),
         ]
-        try db.execute("""
-            INSERT INTO builds (bundle_id, name, display_name, short_version, build, version_sort, build_sort,
+        let row = try db.rows("""
+            INSERT INTO builds (host, bundle_id, name, display_name, short_version, build, version_sort, build_sort,
                 unresolved, platform, minimum_os_version, package_type, source_kind, path, app_path,
                 parent_build_id, profile_uuid, profile_error, team_id, signing_identity, scheme, archived_at,
                 size, mtime, content_sha256, first_seen, last_seen, removed_at)
-            VALUES (:bundle_id, :name, :display_name, :short_version, :build, :version_sort, :build_sort,
+            VALUES (:host, :bundle_id, :name, :display_name, :short_version, :build, :version_sort, :build_sort,
                 :unresolved, :platform, :minimum_os_version, :package_type, :source_kind, :path, :app_path,
                 :parent_build_id, :profile_uuid, :profile_error,
                 COALESCE(:team_id, (SELECT team_id FROM profiles WHERE uuid = :profile_uuid)), :signing_identity, :scheme,
                 :archived_at, :size, :mtime, :content_sha256, :now, :now, NULL)
-            ON CONFLICT (path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
+            ON CONFLICT (host, path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
                 display_name = excluded.display_name, short_version = excluded.short_version,
                 build = excluded.build, version_sort = excluded.version_sort, build_sort = excluded.build_sort,
                 unresolved = excluded.unresolved, platform = excluded.platform,
@@ -387,36 +491,39 @@ package final class CatalogWriter {
                 scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
                 mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
                 last_seen = excluded.last_seen, removed_at = NULL, error = NULL
-            """, values)
+            RETURNING id
+            """, named: values).first
         if let existing { return (existing, false) }
-        return (db.lastInsertRowID, true)
+        guard let id = row?.int64("id") else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
+        return (id, true)
     }
 
     package func buildID(path: String, appPath: String) throws -> Int64? {
-        try db.queryFirst("SELECT id FROM builds WHERE path = ? AND app_path = ?",
-                          [.text(path), .text(appPath)])?.int64("id")
+        try db.firstRow("SELECT id FROM builds WHERE host = ? AND path = ? AND app_path = ?",
+                        [.text(host), .text(path), .text(appPath)])?.int64("id")
     }
 
     // MARK: End of a run
 
-    /// Paths at or below `root` that the catalogue holds as present (builds, locations and the index).
+    /// This host's paths at or below `root` that the catalogue holds as present (builds, locations).
     package func livePaths(under root: String) throws -> (builds: [String], locations: [String]) {
         let range = PathRange(root)
-        let params: [SQLValue] = [.text(range.root), .text(range.lower), .text(range.upper)]
-        let builds = try db.query("""
-            SELECT DISTINCT path FROM builds WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+        let params: [SQLValue] = [.text(host), .text(range.root), .text(range.lower), .text(range.upper)]
+        let builds = try db.rows("""
+            SELECT DISTINCT path FROM builds
+            WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params).compactMap { $0.string("path") }
-        let locations = try db.query("""
+        let locations = try db.rows("""
             SELECT path FROM profile_locations
-            WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+            WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params).compactMap { $0.string("path") }
         return (builds, locations)
     }
 
     /// Marks a build container (and every bundle recorded inside it) as gone. Never deletes.
     package func markBuildRemoved(path: String, at now: Date) throws -> Int {
-        try db.execute("UPDATE builds SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
-                       [SQLValue(now), .text(path)])
+        try db.write("UPDATE builds SET removed_at = ? WHERE host = ? AND path = ? AND removed_at IS NULL",
+                     [SQLValue(now), .text(host), .text(path)])
     }
 
     /// The file at `path` no longer decodes: the profile locations found in it (the file itself, or
@@ -428,60 +535,62 @@ package final class CatalogWriter {
         // of the path index ('"' follows '!'), then only those recorded for this container.
         let range = PathRange(path)
         let scope = """
-            (path = :path OR (path >= :lower AND path < :upper) OR (path >= :bang AND path < :quote))
+            host = :host AND (path = :path OR (path >= :lower AND path < :upper) OR (path >= :bang AND path < :quote))
             AND (path = :path OR container_path = :path)
             """
         var values: [String: SQLValue] = [
             ":path": .text(range.root), ":lower": .text(range.lower), ":upper": .text(range.upper),
-            ":bang": .text(range.root + "!"), ":quote": .text(range.root + "\""),
+            ":bang": .text(range.root + "!"), ":quote": .text(range.root + "\""), ":host": .text(host),
         ]
         var uuids = Set<String>()
-        for row in try db.query("SELECT profile_uuid FROM profile_locations WHERE removed_at IS NULL AND \(scope)", values) {
+        for row in try db.rows("SELECT profile_uuid FROM profile_locations WHERE removed_at IS NULL AND \(scope)",
+                               named: values) {
             if let uuid = row.string("profile_uuid") { uuids.insert(uuid) }
         }
         values[":now"] = SQLValue(now)
         values[":message"] = .text(message)
-        try db.execute("""
+        try db.write("""
             UPDATE profile_locations SET removed_at = COALESCE(removed_at, :now), error = :message WHERE \(scope)
-            """, values)
+            """, named: values)
         return uuids
     }
 
     /// The container at `path` no longer decodes: its builds are no longer present, with `message`
     /// as the reason. Returns how many were present until now.
     package func failBuilds(path: String, message: String, at now: Date) throws -> Int {
-        let present = try db.execute("UPDATE builds SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
-                                     [SQLValue(now), .text(path)])
-        try db.execute("UPDATE builds SET error = ? WHERE path = ?", [.text(message), .text(path)])
+        let present = try markBuildRemoved(path: path, at: now)
+        try db.write("UPDATE builds SET error = ? WHERE host = ? AND path = ?", [.text(message), .text(host), .text(path)])
         return present
     }
 
     package func markLocationRemoved(path: String, at now: Date) throws {
-        try db.execute("UPDATE profile_locations SET removed_at = ? WHERE path = ? AND removed_at IS NULL",
-                       [SQLValue(now), .text(path)])
+        try db.write("UPDATE profile_locations SET removed_at = ? WHERE host = ? AND path = ? AND removed_at IS NULL",
+                     [SQLValue(now), .text(host), .text(path)])
     }
 
-    /// Marks every still-present build and location under `root` as seen now (one statement each, so
+    /// Marks every still-present build and location of this host under `root` as seen now (one statement each, so
     /// an unchanged tree costs two updates, not one per file).
     package func touchLive(under root: String, at now: Date) throws {
         let range = PathRange(root)
-        let params: [SQLValue] = [SQLValue(now), .text(range.root), .text(range.lower), .text(range.upper)]
-        try db.execute("""
-            UPDATE builds SET last_seen = ? WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+        let params: [SQLValue] = [SQLValue(now), .text(host), .text(range.root), .text(range.lower), .text(range.upper)]
+        try db.write("""
+            UPDATE builds SET last_seen = ?
+            WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params)
-        try db.execute("""
+        try db.write("""
             UPDATE profile_locations SET last_seen = ?
-            WHERE removed_at IS NULL AND (path = ? OR (path >= ? AND path < ?))
+            WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params)
     }
 
-    /// Profiles with at least one location, every one of which is now removed, among `uuids`.
+    /// Profiles with at least one location on this host, every one of which is now removed, among
+    /// `uuids` (what this host's run counts removed; another host may still have them).
     package func profilesWithoutLiveLocation(_ uuids: Set<String>) throws -> Int {
         var count = 0
         for uuid in uuids {
-            let live = try db.queryFirst("""
-                SELECT 1 FROM profile_locations WHERE profile_uuid = ? AND removed_at IS NULL LIMIT 1
-                """, [.text(uuid)])
+            let live = try db.firstRow("""
+                SELECT 1 FROM profile_locations WHERE profile_uuid = ? AND host = ? AND removed_at IS NULL LIMIT 1
+                """, [.text(uuid), .text(host)])
             if live == nil { count += 1 }
         }
         return count
@@ -490,8 +599,8 @@ package final class CatalogWriter {
     package func profileUUIDs(atLocations paths: [String]) throws -> Set<String> {
         var uuids = Set<String>()
         for path in paths {
-            if let uuid = try db.queryFirst("SELECT profile_uuid FROM profile_locations WHERE path = ?",
-                                            [.text(path)])?.string("profile_uuid") {
+            if let uuid = try db.firstRow("SELECT profile_uuid FROM profile_locations WHERE host = ? AND path = ?",
+                                          [.text(host), .text(path)])?.string("profile_uuid") {
                 uuids.insert(uuid)
             }
         }

@@ -1,15 +1,38 @@
 import Foundation
 
-/// A catalogue file as the commands above the store use it: opened to read (never migrated or
-/// written) or to write (created and migrated), with its queries, its ingest transaction and typed
-/// errors. Nothing above the store needs to know it is SQLite.
+/// A catalogue as the commands above the store use it: opened to read (never migrated or written)
+/// or to write (created and migrated), with its queries, its ingest transaction and typed errors.
+/// Nothing above the store needs to know whether it is a SQLite file or a PostgreSQL database.
 package final class Catalogue {
-    package var path: String { connection.path }
-    let connection: Connection
+    /// Where the catalogue is: the SQLite file's path, or the PostgreSQL connection string redacted.
+    package var path: String {
+        switch storage {
+        case .sqlite(let connection): return connection.path
+        case .postgreSQL(let run, _): return run.displayName
+        }
+    }
 
-    /// A catalogue on an open connection (tests, and the openers below).
-    package init(_ connection: Connection) {
-        self.connection = connection
+    /// The host whose rows a writer of this catalogue writes ('' : a SQLite catalogue's own machine).
+    package let host: String
+
+    private enum Storage {
+        case sqlite(Connection)
+        /// The connection of the run's transaction (holding the host's ingest lock), and the one
+        /// that commits shared rows profile by profile (``CatalogWriter``).
+        case postgreSQL(run: PostgreSQLConnection, shared: PostgreSQLConnection)
+    }
+
+    private let storage: Storage
+
+    /// A catalogue on an open connection (tests, and the openers below), written as `host`'s.
+    package init(_ connection: Connection, host: String = "") {
+        self.storage = .sqlite(connection)
+        self.host = host
+    }
+
+    private init(run: PostgreSQLConnection, shared: PostgreSQLConnection, host: String) {
+        self.storage = .postgreSQL(run: run, shared: shared)
+        self.host = host
     }
 
     /// Opens the catalogue at `path` to read it. A missing file is `StoreError.missing`. Opened
@@ -24,13 +47,32 @@ package final class Catalogue {
         return Catalogue(connection)
     }
 
-    /// Opens the catalogue at `path` to write it, creating (mode 0600) and migrating it as needed.
-    /// With `mustExist`, a missing file is `StoreError.missing` instead of a new catalogue. A second
-    /// writer waits up to `busyTimeout` seconds for the first, then fails with `StoreError.busy`.
-    /// The folder it goes in is created when missing (a first ingest into a new place).
-    package static func openForWriting(path: String, mustExist: Bool = false, busyTimeout: Double = 120) throws -> Catalogue {
-        let engine = CatalogueEngine(path)
-        if engine.isPostgreSQL { throw StoreError.writingNotSupported(catalogue: engine.description) }
+    /// Opens the catalogue `name` names to write `host`'s rows: a SQLite file, created (mode 0600)
+    /// and migrated as needed — with `mustExist`, a missing file is `StoreError.missing` — whose
+    /// folder is created when missing; or a PostgreSQL database (`postgresql://…`), migrated, with
+    /// `host`'s ingest lock held until this catalogue is released. A second writer (of the same host,
+    /// on PostgreSQL) waits up to `busyTimeout` seconds for the first — `onWait` is called once when
+    /// it starts waiting there — then fails with `StoreError.busy`.
+    package static func openForWriting(path name: String, host: String = "", mustExist: Bool = false,
+                                       busyTimeout: Double = 120, onWait: () -> Void = {}) throws -> Catalogue {
+        switch CatalogueEngine(name) {
+        case .sqlite(let path):
+            return try openSQLiteForWriting(path: path, host: host, mustExist: mustExist, busyTimeout: busyTimeout)
+        case .postgreSQL(let connectionString):
+            guard !host.isEmpty else { throw StoreError.hostRequired(catalogue: ConnectionString.redacted(connectionString)) }
+            let run = try PostgreSQLConnection(connectionString)
+            do {
+                try run.lockIngest(host: host, waitingUpTo: busyTimeout, onWait: onWait)
+            } catch let error as PostgreSQLError where error.condition == .lockNotAvailable {
+                throw StoreError.hostBusy(catalogue: run.displayName, host: host)
+            }
+            try PostgreSQLMigrator().migrate(run)
+            return Catalogue(run: run, shared: try PostgreSQLConnection(connectionString), host: host)
+        }
+    }
+
+    private static func openSQLiteForWriting(path: String, host: String, mustExist: Bool,
+                                             busyTimeout: Double) throws -> Catalogue {
         if mustExist, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
@@ -41,13 +83,18 @@ package final class Catalogue {
         do {
             let connection = try Connection.openCatalogue(path: path)
             connection.setBusyTimeout(milliseconds: Int32(busyTimeout * 1000))
-            return Catalogue(connection)
+            return Catalogue(connection, host: host)
         } catch let error as SQLiteError {
             throw StoreError.mapping(error, path: path)
         }
     }
 
-    package var queries: CatalogQueries { CatalogQueries(connection) }
+    package var queries: CatalogQueries {
+        switch storage {
+        case .sqlite(let connection): return CatalogQueries(connection)
+        case .postgreSQL(let run, _): return CatalogQueries(run)
+        }
+    }
 
     /// The queries of the catalogue `name` names (`--db`, `$CATALOG_DB`), opened to read: a SQLite
     /// file (``openForReading(path:)``), or a PostgreSQL database (`postgresql://…`, issue 16), which
@@ -64,33 +111,43 @@ package final class Catalogue {
     }
 
     /// The writer an ingest or prune uses inside `writeRun`.
-    package var writer: CatalogWriter { CatalogWriter(connection) }
+    package var writer: CatalogWriter {
+        switch storage {
+        case .sqlite(let connection): return CatalogWriter(connection, host: host)
+        case .postgreSQL(let run, let shared): return CatalogWriter(run, shared: shared, host: host)
+        }
+    }
 
-    /// One ingest run: the connection set up for a large write (each platform's sync), then `body`
-    /// in one IMMEDIATE transaction — all of it is stored or none. SQLite's busy, full and
-    /// read-only failures come out as `StoreError.busy`, `.diskFull` and `.readOnly`.
+    /// One ingest run: on SQLite the connection set up for a large write (each platform's sync),
+    /// then `body` in one IMMEDIATE transaction — all of it is stored or none. SQLite's busy, full
+    /// and read-only failures come out as `StoreError.busy`, `.diskFull` and `.readOnly`. On
+    /// PostgreSQL the host's rows are one transaction; shared rows are committed as they are
+    /// written (``CatalogWriter``).
     package func writeRun<T>(_ body: () throws -> T) throws -> T {
-        do {
-            try connection.configureForIngestRun()
-            return try connection.transaction(.immediate, body)
-        } catch let error as SQLiteError {
-            throw StoreError.mapping(error, path: path)
+        switch storage {
+        case .sqlite(let connection):
+            do {
+                try connection.configureForIngestRun()
+                return try connection.transaction(.immediate, body)
+            } catch let error as SQLiteError {
+                throw StoreError.mapping(error, path: path)
+            }
+        case .postgreSQL(let run, _):
+            return try run.transaction(.readCommitted, body)
         }
     }
 
     /// Marks the locations `catalog prune` removed, in one transaction.
     package func recordPruned(_ paths: [String], at date: Date) throws {
         let writer = self.writer
-        do {
-            try connection.transaction { for path in paths { try writer.recordPruned(path: path, at: date) } }
-        } catch let error as SQLiteError {
-            throw StoreError.mapping(error, path: path)
-        }
+        try writeRun { for path in paths { try writer.recordPruned(path: path, at: date) } }
     }
 
     /// Ends a command that wrote: leaves WAL mode so that whoever may only read the file can query
     /// it. False when another process has it open, so it stays in WAL mode for now.
+    /// True at once on PostgreSQL, which has no such file.
     package func leaveWAL(waitingUpTo seconds: Double) throws -> Bool {
-        try connection.leaveWAL(waitingUpTo: seconds)
+        guard case .sqlite(let connection) = storage else { return true }
+        return try connection.leaveWAL(waitingUpTo: seconds)
     }
 }

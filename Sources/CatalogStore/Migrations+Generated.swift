@@ -433,6 +433,22 @@ CREATE TABLE certificate_der (
     der   BLOB NOT NULL
 );
 """#),
+        Migration(id: 11, name: "host_keys", sql: #"""
+-- 0011_host_keys (issue 16): the writer names a host in every key it writes (ON CONFLICT (host, path)),
+-- so the one-host unique indexes 0008_host kept beside the host keys go. Two hosts may now hold the
+-- same path (a SQLite catalogue gathering hosts with `ingest --host`, as PostgreSQL does).
+--
+-- Lookups by path alone (`show PATH`, an error's location) keep an index, no longer unique, as the
+-- PostgreSQL schema has had since its first migration (profile_locations_path, builds_path). The file
+-- index is only ever read by host (a run reads its own host's entries), so it needs none.
+DROP INDEX profile_locations_path_one_host;
+CREATE INDEX profile_locations_path ON profile_locations (path);
+
+DROP INDEX builds_path_one_host;
+CREATE INDEX builds_path ON builds (path, app_path);
+
+DROP INDEX files_path_one_host;
+"""#),
     ]
 
     /// The PostgreSQL schema's migrations, from `Migrations/postgresql/`, in order.
@@ -672,6 +688,14 @@ CREATE TABLE certificate_der (
     sha1  text COLLATE "C" PRIMARY KEY,   -- certificates.sha1: uppercase hex SHA-1 of der
     der   bytea NOT NULL
 );
+"""#),
+        Migration(id: 11, name: "host_keys", sql: #"""
+-- Issue 16 (as Migrations/0011_host_keys.sql): SQLite drops the one-host unique indexes its 0008 kept
+-- until the writer named a host. This schema never had them — its keys include the host and lookups
+-- by path have had plain indexes (profile_locations_path, builds_path) from 0008 — so nothing
+-- changes here; the migration keeps the two engines' schema versions in step ("schema 11" is one
+-- model on both).
+SELECT 1;
 """#),
     ]
 }

@@ -11,9 +11,10 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case diskFull(path: String, detail: String)
     /// The file or its folder cannot be written by this user.
     case readOnly(path: String)
-    /// A PostgreSQL catalogue (named without its password) asked to be written: it serves queries
-    /// so far; ingest and prune --apply write SQLite only (issue 16).
-    case writingNotSupported(catalogue: String)
+    /// Another ingest of the same host holds its lock on a PostgreSQL catalogue past the wait.
+    case hostBusy(catalogue: String, host: String)
+    /// A PostgreSQL catalogue (named without its password) gathers several hosts: a writer must name one.
+    case hostRequired(catalogue: String)
     case notADatabase(path: String)
     /// A SQLite database with tables of its own but no migrations table: someone else's database.
     case notACatalogue(path: String)
@@ -42,9 +43,10 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the disk is full while writing \(path); the catalogue is unchanged (\(detail))"
         case .readOnly(let path):
             return "cannot write to \(path): it is read-only"
-        case .writingNotSupported(let catalogue):
-            return "\(catalogue) is a PostgreSQL catalogue, which this catalog can query but not yet write: "
-                + "ingest into a SQLite file (--db PATH)"
+        case .hostBusy(let catalogue, let host):
+            return "another ingest for host '\(host)' is writing to \(catalogue); try again when it has finished"
+        case .hostRequired(let catalogue):
+            return "\(catalogue) gathers several hosts: name this one (--host NAME)"
         case .notADatabase(let path):
             return "\(path) is not a SQLite database"
         case .notACatalogue(let path):

@@ -80,8 +80,10 @@ struct PostgreSQLQueriesTests {
             #expect(report.status == 0 && report.stdout.contains("com.example"), "report: \(report.stderr)")
             let stats = try CatalogProcess.run(["stats", "--db", url, "--json"])
             #expect(stats.status == 0 && stats.stdout.contains("\"schema_version\""), "stats: \(stats.stderr)")
-            let ingest = try CatalogProcess.run(["ingest", TestPaths.fixtures + "/profiles", "--db", url])
-            #expect(ingest.status == 1 && ingest.stderr.contains("can query but not yet write"), "ingest: \(ingest.stderr)")
+            // The lookup role cannot ingest either: its first write is refused and nothing changes.
+            let ingest = try CatalogProcess.run(["ingest", TestPaths.fixtures + "/profiles", "--db", lookupURL,
+                                                 "--host", "lookup-laptop"])
+            #expect(ingest.status == 1 && ingest.stderr.contains("permission denied"), "ingest: \(ingest.stderr)")
         }
     }
 

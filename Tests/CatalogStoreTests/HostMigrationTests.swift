@@ -3,8 +3,8 @@ import Testing
 @testable import CatalogStore
 
 /// Migration 0008_host (issue 16): a catalogue written before it keeps every row, id and reference;
-/// its rows belong to the unnamed host ''; the keys include the host; and the writer's one-host
-/// upserts (ON CONFLICT (path), (path, app_path)) still find their unique index.
+/// its rows belong to the unnamed host ''; the keys include the host. Migration 0011_host_keys: the
+/// one-host unique indexes are gone, so two hosts hold the same path, each upserting its own row.
 @Suite struct HostMigrationTests {
     @Test func rowsIdsAndReferencesSurviveAndBelongToTheUnnamedHost() throws {
         let directory = try TemporaryDirectory()
@@ -53,18 +53,27 @@ import Testing
         #expect(try connection.query("SELECT id FROM builds").isEmpty)
     }
 
-    @Test func theWritersOneHostUpsertsStillWork() throws {
+    @Test func twoHostsHoldTheSamePathEachUpsertingItsOwnRow() throws {
         let directory = try TemporaryDirectory()
         let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
-        for size in [1, 2] {
+        for (host, size) in [("", 1), ("mac-01", 5), ("", 2), ("mac-01", 6)] {
             try connection.execute("""
-                INSERT INTO files (path, size, mtime, kind, status) VALUES ('/x', ?, 't', 'profile', 'ok')
-                ON CONFLICT (path) DO UPDATE SET size = excluded.size
-                """, [.integer(Int64(size))])
+                INSERT INTO files (host, path, size, mtime, kind, status) VALUES (?, '/x', ?, 't', 'profile', 'ok')
+                ON CONFLICT (host, path) DO UPDATE SET size = excluded.size
+                """, [.text(host), .integer(Int64(size))])
+            try connection.execute("""
+                INSERT INTO builds (host, short_version, build, version_sort, build_sort, source_kind, path,
+                                    first_seen, last_seen)
+                VALUES (?, '1.0', ?, 'a', 'b', 'app', '/A.app', 't', 't')
+                ON CONFLICT (host, path, app_path) DO UPDATE SET build = excluded.build
+                """, [.text(host), .text(String(size))])
         }
-        #expect(try connection.query("SELECT host, size FROM files").map(\.values) == [[.text(""), .integer(2)]])
-        // A named host's row is keyed by (host, path) too.
-        try connection.execute("INSERT INTO ingest_runs (started_at, host) VALUES ('t', 'mac-01')")
-        #expect(try connection.queryFirst("SELECT host FROM ingest_runs")?.string("host") == "mac-01")
+        #expect(try connection.query("SELECT host, size FROM files ORDER BY host").map(\.values)
+                == [[.text(""), .integer(2)], [.text("mac-01"), .integer(6)]])
+        #expect(try connection.query("SELECT host, build FROM builds ORDER BY host").map(\.values)
+                == [[.text(""), .text("2")], [.text("mac-01"), .text("6")]])
+        // Lookups by path alone still have an index.
+        let plan = try connection.query("EXPLAIN QUERY PLAN SELECT id FROM builds WHERE path = '/A.app'")
+        #expect(plan.contains { ($0.string("detail") ?? "").contains("INDEX builds_path") })
     }
 }

@@ -17,6 +17,11 @@ enum IngestCommand: Command {
         cannot be read is an error: the other paths are ingested, nothing under it is marked removed,
         and the command exits 1.
 
+        Each run belongs to a build host: --host NAME (else $CATALOG_HOST). A SQLite catalogue is one
+        machine's, unnamed unless given one; a PostgreSQL catalogue (--db postgresql://…) gathers a
+        fleet, and names this machine by its short host name unless told otherwise. A run marks removed
+        only its own host's paths; profiles, certificates and devices are shared by every host.
+
         --exclude takes patterns as .gitignore does: a pattern without a slash matches a name at any
         depth ('*.dSYM', 'malformed'); with a slash it matches the path relative to the walked PATH
         ('malformed/*', 'ci/old/**'); '*' does not match '/', '**' matches any number of folders, and a
@@ -29,14 +34,19 @@ enum IngestCommand: Command {
         OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
         OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode, not only when a PATH failed."),
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
+        OptionSpec(name: "host", value: "name", help: "The build host this run is from (default: $CATALOG_HOST; on PostgreSQL, this machine's name)."),
     ]
 
     static func run(_ options: IngestCommandOptions, _ context: CommandContext) throws -> Int32 {
         let roots = try resolveRoots(options.paths, context)
         let dbPath = options.database
-        // A PostgreSQL catalogue is refused and a missing folder created (the store's business); a
-        // second ingest waits for the first rather than failing at once.
-        let catalogue = try Catalogue.openForWriting(path: dbPath, busyTimeout: 120)
+        // A missing folder is created (the store's business); a second ingest (of the same host, on
+        // PostgreSQL) waits for the first rather than failing at once, and says so there.
+        let host = options.host ?? (CatalogueEngine(dbPath).isPostgreSQL ? HostName.thisMachine : "")
+        let catalogue = try Catalogue.openForWriting(path: dbPath, host: host, busyTimeout: 120, onWait: {
+            context.err("waiting for another ingest of host '\(TextSanitizer.terminalSafe(host))' to finish…\n")
+            context.flush()
+        })
         var ingestOptions = IngestOptions(roots: roots, excludes: options.excludes, full: options.full)
         #if CATALOG_TEST_HOOKS
         if let text = context.environment["CATALOG_TEST_KILL_AFTER_WRITES"], let limit = Int(text) {

@@ -13,13 +13,16 @@ struct IngestCommandOptions: CommandOptions {
     var strict: Bool
     /// No summary line and no progress.
     var quiet: Bool
+    /// `--host` or `$CATALOG_HOST`; nil: the default for the catalogue's engine (``HostName``).
+    var host: String?
 
-    init(_ arguments: ParsedArguments, _ context: CommandContext) {
+    init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         database = CatalogueLocation.path(arguments, context.environment)
         paths = arguments.positionals
         excludes = arguments.all("exclude")
         full = arguments.flag("full")
         strict = arguments.flag("strict")
         quiet = arguments.flag("quiet")
+        host = try HostName.given(arguments, context.environment)
     }
 }

@@ -45,6 +45,30 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// `a` differs from `b`, NULL equal to NULL.
+    func nullSafeDiffers(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: return "\(a) IS NOT \(b)"
+        case .postgreSQL: return "\(a) IS DISTINCT FROM \(b)"
+        }
+    }
+
+    /// The later of two non-NULL values (ISO-8601 dates compare as text): SQLite's scalar max().
+    func later(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: return "max(\(a), \(b))"
+        case .postgreSQL: return "GREATEST(\(a), \(b))"
+        }
+    }
+
+    /// The earlier of two non-NULL values.
+    func earlier(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: return "min(\(a), \(b))"
+        case .postgreSQL: return "LEAST(\(a), \(b))"
+        }
+    }
+
     /// `column` contains the bound text, ignoring ASCII case.
     func containsIgnoringCase(_ column: String) -> String {
         switch self {
@@ -91,6 +115,57 @@ enum SQLDialect: Sendable {
         case .sqlite: return .integer(Int64(limit ?? -1))
         case .postgreSQL: return limit.map { .integer(Int64($0)) } ?? .null
         }
+    }
+
+    /// `sql` with named parameters (`:name`, as SQLite binds them) numbered PostgreSQL's way (`$N`,
+    /// in order of first use), and the values in that order. A cast (`::type`) and quoted text are
+    /// copied as they are; a name missing from `values` is an error (SQLSTATE 42P02).
+    static func numberedNames(_ sql: String, _ values: [String: SQLValue]) throws -> (String, [SQLValue]) {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 16)
+        var numbers: [String: Int] = [:]
+        var ordered: [SQLValue] = []
+        var quote: Character?
+        var previous: Character = " "
+        var index = sql.startIndex
+        while index < sql.endIndex {
+            let character = sql[index]
+            index = sql.index(after: index)
+            defer { previous = character }
+            if let open = quote {
+                out.append(character)
+                if character == open { quote = nil }
+                continue
+            }
+            if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+                continue
+            }
+            guard character == ":", previous != ":", index < sql.endIndex,
+                  sql[index] == "_" || (sql[index].isASCII && sql[index].isLetter) else {
+                out.append(character)
+                continue
+            }
+            var name = ":"
+            while index < sql.endIndex, sql[index] == "_" || (sql[index].isASCII && (sql[index].isLetter || sql[index].isNumber)) {
+                name.append(sql[index])
+                index = sql.index(after: index)
+            }
+            let number: Int
+            if let known = numbers[name] {
+                number = known
+            } else {
+                guard let value = values[name] else {
+                    throw PostgreSQLError(sqlState: "42P02", message: "no value for parameter \(name)", sql: sql)
+                }
+                ordered.append(value)
+                number = ordered.count
+                numbers[name] = number
+            }
+            out += "$\(number)"
+        }
+        return (out, ordered)
     }
 
     /// `sql` with SQLite's parameters (`?`, `?NNN`) numbered PostgreSQL's way (`$N`), as SQLite

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The build host an ingest writes as (issue 16): `--host NAME`, else `$CATALOG_HOST`, else — on a
+/// PostgreSQL catalogue, which gathers several hosts — this machine's name. A SQLite catalogue is one
+/// machine's: without a name its rows belong to the unnamed host '' (README, "A fleet of build hosts").
+enum HostName {
+    /// `--host` or `$CATALOG_HOST` as given, checked: a name is not empty and holds no whitespace or
+    /// control characters (it is printed in tables and matched exactly).
+    static func given(_ arguments: ParsedArguments, _ environment: [String: String]) throws -> String? {
+        if let name = arguments.value("host") { return try checked(name, from: "--host") }
+        if let name = environment["CATALOG_HOST"], !name.isEmpty { return try checked(name, from: "CATALOG_HOST") }
+        return nil
+    }
+
+    static func checked(_ name: String, from source: String) throws -> String {
+        guard !name.isEmpty else { throw UsageError(message: "\(source) needs a host name, not an empty one") }
+        guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
+            throw UsageError(message: "\(source) '\(TextSanitizer.terminalSafe(name))' is not a host name (it holds spaces or control characters)")
+        }
+        return name
+    }
+
+    /// This machine's name as `hostname -s` prints it: up to the first dot, so "build-01.example.com"
+    /// and macOS's "build-01.local" are both "build-01". "localhost" when the system has none.
+    static var thisMachine: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let full = String(cString: buffer)
+        let short = full.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        return short.isEmpty ? "localhost" : short
+    }
+}
