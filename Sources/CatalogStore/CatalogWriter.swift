@@ -64,7 +64,7 @@ package final class CatalogWriter {
 
     private enum HotStatement {
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate, profileID
-        case insertDevices, linkDevices, unlinkDevices, insertEntitlement
+        case insertDevices, linkDevices, unlinkDevices, insertEntitlements
 
         func sql(_ dialect: SQLDialect) -> String {
             switch self {
@@ -79,8 +79,10 @@ package final class CatalogWriter {
                 """
             case .insertCertificateDER:
                 return "INSERT INTO certificate_der (sha1, der) VALUES (?, ?) ON CONFLICT (sha1) DO NOTHING"
-            case .linkCertificate:
-                return "INSERT INTO profile_certificates (profile_uuid, certificate_sha1) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            case .linkCertificate: return """
+                INSERT INTO profile_certificates (profile_uuid, certificate_sha1)
+                SELECT ?, elements.value FROM \(dialect.jsonArrayTable("?", as: "elements")) WHERE true ON CONFLICT DO NOTHING
+                """
             case .insertUndecodableCertificate: return """
                 INSERT INTO profile_undecodable_certificates (profile_uuid, position, size, sha1, sha256, reason)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -102,8 +104,10 @@ package final class CatalogWriter {
                 WHERE true ON CONFLICT DO NOTHING
                 """
             case .unlinkDevices: return "DELETE FROM profile_devices WHERE profile_id = ?"
-            case .insertEntitlement: return """
-                INSERT INTO entitlements (profile_uuid, key, value_json) VALUES (?, ?, ?)
+            // A JSON object of key → the value's JSON text: one statement per profile.
+            case .insertEntitlements: return """
+                INSERT INTO entitlements (profile_uuid, key, value_json)
+                SELECT ?, members.key, members.value FROM \(dialect.jsonObjectTable("?", as: "members")) WHERE true
                 ON CONFLICT (profile_uuid, key) DO UPDATE SET value_json = excluded.value_json
                 """
             }
@@ -396,8 +400,8 @@ package final class CatalogWriter {
                 SQLValue(certificate.type?.rawValue),
             ])
         }
-        for certificate in certificates {
-            try run(.linkCertificate, [uuid, .text(certificate.sha1)])
+        if !certificates.isEmpty {
+            try run(.linkCertificate, [uuid, .text(JSONValue.strings(certificates.map(\.sha1)).serialized())])
         }
         for entry in profile.undecodableCertificates {
             try run(.insertUndecodableCertificate, [uuid, SQLValue(entry.index), SQLValue(entry.size),
@@ -408,8 +412,9 @@ package final class CatalogWriter {
             let ids = try deviceIDs(profile.devices, seen: seen)
             try run(.linkDevices, [.integer(profileID), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
         }
-        for (key, value) in profile.entitlements {
-            try run(.insertEntitlement, [uuid, .text(key), .text(value.json.serialized())])
+        if !profile.entitlements.isEmpty {
+            let members = JSONValue.object(profile.entitlements.map { key, value in (key, JSONValue.string(value.json.serialized())) })
+            try run(.insertEntitlements, [uuid, .text(members.serialized())])
         }
     }
 

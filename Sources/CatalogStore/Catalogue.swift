@@ -67,7 +67,14 @@ package final class Catalogue {
                 throw StoreError.hostBusy(catalogue: run.displayName, host: host)
             }
             try PostgreSQLMigrator().migrate(run)
-            return Catalogue(run: run, shared: try PostgreSQLConnection(connectionString), host: host)
+            let shared = try PostgreSQLConnection(connectionString)
+            // Each profile's shared rows commit on their own: waiting for the WAL flush of every
+            // one of them was most of a first ingest's time. Without the wait a server crash may
+            // lose the last few — rows the next run writes again — and the run's own commit, which
+            // does wait, flushes the WAL before it, so once a run has committed all its shared rows
+            // are on disk too.
+            try shared.execute("SELECT set_config('synchronous_commit', 'off', false)")
+            return Catalogue(run: run, shared: shared, host: host)
         }
     }
 

@@ -29,6 +29,13 @@ package struct LibPQ: Sendable {
     typealias ExecParams = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?,
                                            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
                                            UnsafePointer<Int32>?, Int32) -> OpaquePointer?
+    /// `PQprepare(conn, stmtName, query, nParams, paramTypes)`.
+    typealias Prepare = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32,
+                                        UnsafePointer<UInt32>?) -> OpaquePointer?
+    /// `PQexecPrepared(conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat)`.
+    typealias ExecPrepared = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32,
+                                             UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+                                             UnsafePointer<Int32>?, Int32) -> OpaquePointer?
     typealias ResultInt = @convention(c) (OpaquePointer?) -> Int32
     typealias ResultText = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     typealias ResultField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
@@ -52,6 +59,8 @@ package struct LibPQ: Sendable {
     let finish: Finish
     let exec: Exec
     let execParams: ExecParams
+    let prepare: Prepare
+    let execPrepared: ExecPrepared
     let resultStatus: ResultInt
     let resultErrorMessage: ResultText
     let resultErrorField: ResultField
@@ -129,6 +138,8 @@ package struct LibPQ: Sendable {
         finish = try symbol("PQfinish", as: Finish.self)
         exec = try symbol("PQexec", as: Exec.self)
         execParams = try symbol("PQexecParams", as: ExecParams.self)
+        prepare = try symbol("PQprepare", as: Prepare.self)
+        execPrepared = try symbol("PQexecPrepared", as: ExecPrepared.self)
         resultStatus = try symbol("PQresultStatus", as: ResultInt.self)
         resultErrorMessage = try symbol("PQresultErrorMessage", as: ResultText.self)
         resultErrorField = try symbol("PQresultErrorField", as: ResultField.self)

@@ -22,6 +22,14 @@ package final class PostgreSQLConnection {
     let pq: LibPQ
     private let handle: OpaquePointer
     var savepointDepth = 0
+    /// Statements run more than once, prepared on the server under a name (`catalog_1`, …), so
+    /// the server parses and plans them once: a writer runs the same few statements per profile.
+    private var preparedNames: [String: String] = [:]
+    /// How often each statement not yet prepared has run.
+    private var runs: [String: Int] = [:]
+    /// At most this many statements are prepared per connection (a session's statements live until
+    /// it ends); the rest run unprepared.
+    static let preparedLimit = 256
 
     /// Connects, or throws ``LibPQError`` (no libpq) or ``PostgreSQLError`` with SQLSTATE 08001
     /// (``PostgreSQLError/Condition/connectionFailure``) naming the redacted connection string.
@@ -180,11 +188,16 @@ package final class PostgreSQLConnection {
             }
         }
         let pointers = values.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        let name = try preparedName(sql, count: parameters.count)
         let result = pointers.withUnsafeBufferPointer { pointers in
             lengths.withUnsafeBufferPointer { lengths in
                 formats.withUnsafeBufferPointer { formats in
-                    pq.execParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress,
-                                  lengths.baseAddress, formats.baseAddress, 0)
+                    if let name {
+                        return pq.execPrepared(handle, name, Int32(parameters.count), pointers.baseAddress,
+                                               lengths.baseAddress, formats.baseAddress, 0)
+                    }
+                    return pq.execParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress,
+                                         lengths.baseAddress, formats.baseAddress, 0)
                 }
             }
         }
@@ -192,6 +205,24 @@ package final class PostgreSQLConnection {
         let wrapped = PostgreSQLResult(pq: pq, handle: result)
         try check(wrapped, sql: sql)
         return wrapped
+    }
+
+    /// The server-side name of `sql` when it is prepared: from its second run on, while fewer than
+    /// ``preparedLimit`` are. Preparing fails like running would (a syntax error), with that error.
+    private func preparedName(_ sql: String, count: Int) throws -> String? {
+        if let name = preparedNames[sql] { return name }
+        guard preparedNames.count < Self.preparedLimit else { return nil }
+        let seen = runs[sql, default: 0] + 1
+        guard seen >= 2 else {
+            runs[sql] = seen
+            return nil
+        }
+        runs[sql] = nil
+        let name = "catalog_\(preparedNames.count + 1)"
+        guard let result = pq.prepare(handle, name, sql, Int32(count), nil) else { throw connectionError(sql: sql) }
+        try check(PostgreSQLResult(pq: pq, handle: result), sql: sql)
+        preparedNames[sql] = name
+        return name
     }
 
     private func check(_ result: PostgreSQLResult, sql: String) throws {

@@ -75,8 +75,16 @@ package struct PostgreSQLMigrator: Sendable {
     /// Returns the ids applied.
     @discardableResult
     package func migrate(_ connection: PostgreSQLConnection, now: Date = Date()) throws -> [Int] {
-        try checkCompatible(connection)
-        if try hasMigrationsTable(connection), try currentVersion(of: connection) >= latestVersion { return [] }
+        // Up to date (or newer): known without the lock. Anything else is decided under it: hosts
+        // starting at once on a new database would otherwise see another's migration commit between
+        // two reads ("tables but no schema_migrations").
+        if try hasMigrationsTable(connection) {
+            let found = try currentVersion(of: connection)
+            if found > latestVersion {
+                throw StoreError.newerSchema(path: connection.displayName, found: found, known: latestVersion)
+            }
+            if found == latestVersion { return [] }
+        }
         guard !connection.isInTransaction else {
             throw StoreError.invalidMigrations(reason: "PostgreSQL migrations run in a transaction of their own")
         }

@@ -32,6 +32,15 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The members of a JSON object (a bound parameter `?`) whose values are strings, as a table
+    /// named `alias` with columns `key` and `value`: a FROM item.
+    func jsonObjectTable(_ object: String, as alias: String) -> String {
+        switch self {
+        case .sqlite: return "json_each(\(object)) AS \(alias)"
+        case .postgreSQL: return "json_each_text(CAST(\(object) AS json)) AS \(alias)(key, value)"
+        }
+    }
+
     /// The strings of a JSON array as a subquery, for `x IN (…)`.
     func jsonArrayElements(_ array: String) -> String {
         "SELECT elements.value FROM \(jsonArrayTable(array, as: "elements"))"
