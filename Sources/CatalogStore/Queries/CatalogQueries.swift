@@ -37,19 +37,31 @@ package struct CatalogQueries {
         case any
     }
 
-    /// The profile columns every profile listing shows.
-    static func profileColumns(_ dialect: SQLDialect) -> String {
-        """
+    /// The profile columns every profile listing shows. `path` is one present location (a standalone
+    /// file first, then by path and host) and `host` that location's host (NULL for a SQLite
+    /// catalogue's unnamed host ''); with `onHost`, the location and `installed` are that host's,
+    /// each `?` of the three `onHost` fragments bound to the host name (``hostParameters(_:)``).
+    static func profileColumns(_ dialect: SQLDialect, onHost: Bool = false) -> String {
+        let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
+        let first = "ORDER BY l.container_kind <> 'standalone', l.path, l.host LIMIT 1"
+        return """
         p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
         p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
         p.provisions_all_devices, p.aps_environment, p.get_task_allow, p.xcode_managed,
         p.signature, p.der_profile,
-        (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
-         ORDER BY l.container_kind <> 'standalone', l.path LIMIT 1) AS path,
+        (SELECT NULLIF(l.host, '') FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)
+         \(first)) AS host,
+        (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)
+         \(first)) AS path,
         EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
-                AND l.container_kind = 'standalone') AS installed,
+                AND l.container_kind = 'standalone'\(host)) AS installed,
         \(supersededBy(dialect)) AS superseded_by
         """
+    }
+
+    /// The parameters of ``profileColumns(_:onHost:)``'s `onHost` fragments.
+    static func hostParameters(_ host: String?) -> [SQLValue] {
+        host.map { Array(repeating: SQLValue.text($0), count: 3) } ?? []
     }
 
     /// The profile that supersedes `p`, or NULL — the one definition of "superseded" (README,
@@ -70,21 +82,33 @@ package struct CatalogQueries {
         """
     }
 
-    static func scope(_ scope: LocationScope, into filter: inout QueryFilter) {
+    /// Profiles present in `scope`; with `host`, in that scope on that host (compared ignoring
+    /// ASCII case): `.removed` is then every location on the host gone, `.any` a location on it at all.
+    func scope(_ scope: LocationScope, host: String?, into filter: inout QueryFilter) {
+        let onHost = host == nil ? "" : " AND " + dialect.equalsIgnoringCase("l.host")
+        let hosts = host.map { [SQLValue.text($0)] } ?? []
+        func add(_ sql: String, _ values: [SQLValue]) {
+            filter.add(dialect.fragment(sql), values)
+        }
         switch scope {
         case .installed:
-            filter.add("""
+            add("""
                 EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid
-                        AND l.removed_at IS NULL AND l.container_kind = 'standalone')
-                """)
+                        AND l.removed_at IS NULL AND l.container_kind = 'standalone'\(onHost))
+                """, hosts)
         case .anyLive:
-            filter.add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)")
+            add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(onHost))", hosts)
         case .removed:
-            filter.add("""
-                NOT EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)
-                """)
+            if host != nil {
+                add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid\(onHost))", hosts)
+            }
+            add("""
+                NOT EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(onHost))
+                """, hosts)
         case .any:
-            break
+            if host != nil {
+                add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid\(onHost))", hosts)
+            }
         }
     }
 }
