@@ -115,7 +115,8 @@ extension CatalogQueries {
         var parameters = Self.hostParameters(filter.host) + clauses.parameters
         let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
         let columns = Self.profileColumns(dialect, onHost: filter.host != nil)
-        var sql = "SELECT \(columns) FROM profiles p \(clauses.sql) ORDER BY \(order)"
+        let location = Self.profileLocationJoin(dialect, onHost: filter.host != nil)
+        var sql = "SELECT \(columns) FROM profiles p \(location) \(clauses.sql) ORDER BY \(order)"
         if let limit = filter.limit {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))

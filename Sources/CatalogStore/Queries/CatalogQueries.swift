@@ -37,31 +37,35 @@ package struct CatalogQueries {
         case any
     }
 
-    /// The profile columns every profile listing shows. `path` is one present location (a standalone
-    /// file first, then by path and host) and `host` that location's host (NULL for a SQLite
-    /// catalogue's unnamed host ''); with `onHost`, the location and `installed` are that host's,
-    /// each `?` of the three `onHost` fragments bound to the host name (``hostParameters(_:)``).
+    /// The profile columns every profile listing shows, read `FROM profiles p` and
+    /// ``profileLocationJoin(_:onHost:)``. `path` is one present location (a standalone file first,
+    /// then by path and host) and `host` that location's host (NULL for a SQLite catalogue's unnamed
+    /// host ''); with `onHost`, that location and `installed` are that host's, each `?` of the two
+    /// `onHost` fragments (this one's first) bound to the host name (``hostParameters(_:)``).
     static func profileColumns(_ dialect: SQLDialect, onHost: Bool = false) -> String {
         let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
-        let first = "ORDER BY l.container_kind <> 'standalone', l.path, l.host LIMIT 1"
         return """
         p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
         p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
         p.provisions_all_devices, p.aps_environment, p.get_task_allow, p.xcode_managed,
-        p.signature, p.der_profile,
-        (SELECT NULLIF(l.host, '') FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)
-         \(first)) AS host,
-        (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)
-         \(first)) AS path,
+        p.signature, p.der_profile, NULLIF(shown.host, '') AS host, shown.path,
         EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
                 AND l.container_kind = 'standalone'\(host)) AS installed,
         \(supersededBy(dialect)) AS superseded_by
         """
     }
 
-    /// The parameters of ``profileColumns(_:onHost:)``'s `onHost` fragments.
+    /// The location ``profileColumns(_:onHost:)`` shows, `shown`.
+    static func profileLocationJoin(_ dialect: SQLDialect, onHost: Bool = false) -> String {
+        let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
+        return dialect.firstLocationJoin(where: "l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)",
+                                         orderBy: "l.container_kind <> 'standalone', l.path, l.host", as: "shown")
+    }
+
+    /// The parameters of the `onHost` fragments of ``profileColumns(_:onHost:)`` and
+    /// ``profileLocationJoin(_:onHost:)``.
     static func hostParameters(_ host: String?) -> [SQLValue] {
-        host.map { Array(repeating: SQLValue.text($0), count: 3) } ?? []
+        host.map { Array(repeating: SQLValue.text($0), count: 2) } ?? []
     }
 
     /// The profile that supersedes `p`, or NULL — the one definition of "superseded" (README,
