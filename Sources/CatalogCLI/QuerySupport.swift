@@ -13,14 +13,15 @@ enum QuerySupport {
     static let hostOption = OptionSpec(name: "host", value: "name",
                                        help: "Only what is on this build host (any case): its locations, builds, runs\nand errors. A one-host catalogue needs none.")
 
-    /// `--host NAME`; an empty name is a usage error (a one-host catalogue's own host is unnamed,
-    /// and its rows are all there is).
+    /// `--host NAME`, a name as `ingest --host` accepts (``HostName``); an empty one is a usage error
+    /// (a one-host catalogue's own host is unnamed, and its rows are all there is). Unlike `ingest`,
+    /// a query does not read `$CATALOG_HOST`: a build host's lookups see the whole fleet.
     static func host(_ arguments: ParsedArguments) throws -> String? {
         guard let host = arguments.value("host") else { return nil }
         guard !host.isEmpty else {
             throw UsageError(message: "--host needs a host name (a catalogue of one unnamed host needs no --host)")
         }
-        return host
+        return try HostName.checked(host, from: "--host")
     }
 
     /// The catalogue, read-only, once it is known to be fresh enough: past `--max-age` (or
