@@ -89,15 +89,15 @@ extension CatalogQueries {
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates; with
     /// `host`, of that host's builds only.
     package func versions(bundleID: String, presence: Presence, host: String? = nil) throws -> [VersionSummary] {
-        let onHost = host == nil ? "" : "AND " + dialect.equalsIgnoringCase("b.host")
+        let (onHost, hosts) = self.onHost("b.host", host)
         let rows = try db.rows("""
             SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.first_seen, b.last_seen,
                    b.archived_at, p.kind AS profile_kind, p.effective_expiration_date AS launches_until,
                    \(Self.supersededBy(dialect)) AS profile_superseded_by
             FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
-            WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (? OR (b.removed_at IS NULL) = ?) \(onHost)
+            WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (? OR (b.removed_at IS NULL) = ?)\(onHost)
             ORDER BY b.version_sort DESC, b.build_sort DESC, b.path, b.host
-            """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)] + (host.map { [SQLValue.text($0)] } ?? []))
+            """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)] + hosts)
         var order: [String] = []
         var groups: [String: [Row]] = [:]
         for row in rows {

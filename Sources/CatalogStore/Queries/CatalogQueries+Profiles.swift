@@ -174,12 +174,12 @@ extension CatalogQueries {
     package func counted(_ certificate: CertificateSummary, scope: LocationScope,
                          host: String? = nil) throws -> CertificateSummary? {
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
-        let onHost = host == nil ? "" : "AND " + dialect.equalsIgnoringCase("l.host")
+        let (onHost, hosts) = self.onHost("l.host", host)
         let count = try db.firstRow("""
             SELECT count(DISTINCT pc.profile_uuid) AS n FROM profile_certificates pc
-            JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live) \(onHost)
+            JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)\(onHost)
             WHERE pc.certificate_sha1 = ?
-            """, (host.map { [SQLValue.text($0)] } ?? []) + [.text(certificate.sha1)])?.int("n") ?? 0
+            """, hosts + [.text(certificate.sha1)])?.int("n") ?? 0
         guard count > 0 else { return nil }
         var counted = certificate
         counted.profileCount = count
@@ -219,12 +219,12 @@ extension CatalogQueries {
             SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
             JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
             """, [key]).compactMap { $0.string("udid") }
-        let onHost = host == nil ? "" : "AND " + dialect.equalsIgnoringCase("l.host")
+        let (onHost, hosts) = self.onHost("l.host", host)
         let locations = try db.rows("""
             SELECT NULLIF(l.host, '') AS host, l.path, l.container_kind, l.container_path, l.size, l.mtime, l.first_seen,
                    l.last_seen, l.removed_at, l.error
-            FROM profile_locations l WHERE l.profile_uuid = ? \(onHost) ORDER BY l.removed_at IS NOT NULL, l.path, l.host
-            """, [key] + (host.map { [SQLValue.text($0)] } ?? [])).map(ProfileLocation.init)
+            FROM profile_locations l WHERE l.profile_uuid = ?\(onHost) ORDER BY l.removed_at IS NOT NULL, l.path, l.host
+            """, [key] + hosts).map(ProfileLocation.init)
         var buildFilter = BuildFilter()
         buildFilter.profileUUID = uuid
         buildFilter.presence = .any
@@ -269,10 +269,10 @@ extension CatalogQueries {
     /// The UUID of the profile last seen at `path` (a file or an embedded location), on `host` when
     /// given, else on any host (a present location first, then by host).
     package func profileUUID(atPath path: String, host: String? = nil) throws -> String? {
-        let onHost = host == nil ? "" : "AND " + dialect.equalsIgnoringCase("host")
+        let (onHost, hosts) = self.onHost("host", host)
         return try db.firstRow("""
-            SELECT profile_uuid FROM profile_locations WHERE path = ? \(onHost) ORDER BY removed_at IS NOT NULL, host
-            """, [.text(path)] + (host.map { [SQLValue.text($0)] } ?? []))?.string("profile_uuid")
+            SELECT profile_uuid FROM profile_locations WHERE path = ?\(onHost) ORDER BY removed_at IS NOT NULL, host
+            """, [.text(path)] + hosts)?.string("profile_uuid")
     }
 }
 

@@ -86,11 +86,17 @@ package struct CatalogQueries {
         """
     }
 
+    /// ` AND column` (or `keyword`) is the host asked for, ignoring ASCII case as DNS does, and its
+    /// parameter; nothing when no host is asked for.
+    func onHost(_ column: String, _ host: String?, _ keyword: String = "AND") -> (sql: String, parameters: [SQLValue]) {
+        guard let host else { return ("", []) }
+        return (" \(keyword) " + dialect.equalsIgnoringCase(column), [.text(host)])
+    }
+
     /// Profiles present in `scope`; with `host`, in that scope on that host (compared ignoring
     /// ASCII case): `.removed` is then every location on the host gone, `.any` a location on it at all.
     func scope(_ scope: LocationScope, host: String?, into filter: inout QueryFilter) {
-        let onHost = host == nil ? "" : " AND " + dialect.equalsIgnoringCase("l.host")
-        let hosts = host.map { [SQLValue.text($0)] } ?? []
+        let (onHost, hosts) = self.onHost("l.host", host)
         func add(_ sql: String, _ values: [SQLValue]) {
             filter.add(dialect.fragment(sql), values)
         }
