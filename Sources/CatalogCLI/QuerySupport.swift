@@ -10,6 +10,20 @@ enum QuerySupport {
     static let asOfOption = OptionSpec(name: "as-of", value: "date",
                                        help: "Compute days from this ISO-8601 date instead of now (reproducible reports).")
 
+    static let hostOption = OptionSpec(name: "host", value: "name",
+                                       help: "Only what is on this build host (any case): its locations, builds, runs\nand errors. A one-host catalogue needs none.")
+
+    /// `--host NAME`, a name as `ingest --host` accepts (``HostName``); an empty one is a usage error
+    /// (a one-host catalogue's own host is unnamed, and its rows are all there is). Unlike `ingest`,
+    /// a query does not read `$CATALOG_HOST`: a build host's lookups see the whole fleet.
+    static func host(_ arguments: ParsedArguments) throws -> String? {
+        guard let host = arguments.value("host") else { return nil }
+        guard !host.isEmpty else {
+            throw UsageError(message: "--host needs a host name (a catalogue of one unnamed host needs no --host)")
+        }
+        return try HostName.checked(host, from: "--host")
+    }
+
     /// The catalogue, read-only, once it is known to be fresh enough: past `--max-age` (or
     /// `$CATALOG_MAX_AGE`) a query fails rather than answer from a dead nightly job's data; a table
     /// on a terminal says so on stderr once the catalogue is a week old.
@@ -79,6 +93,7 @@ enum QuerySupport {
         Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
         Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
         Column(key: "signature", header: "SIGNATURE"),
+        Column.host,
         Column(key: "path", header: "PATH"),
     ]
 

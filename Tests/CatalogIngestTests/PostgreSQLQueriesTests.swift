@@ -7,17 +7,19 @@ import Testing
 
 /// Issue 16, "same answers on both": the fixtures are ingested into SQLite, every row is copied into
 /// a fresh PostgreSQL database migrated from Migrations/postgresql, and every query of the read side
-/// must return equal typed records from both engines, for every filter the commands use.
+/// must return equal typed records from both engines, for every filter the commands use. The
+/// catalogue holds two hosts (``TwoHostCatalogue``), so the host columns and `--host` compare too.
 @Suite(.enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
 struct PostgreSQLQueriesTests {
-    /// The fixtures in a SQLite catalogue (two runs: runs, errors and renewals have history) and
-    /// the same rows in a fresh PostgreSQL database, dropped when `body` returns.
+    /// The fixtures in a SQLite catalogue (two runs: runs, errors and renewals have history) split
+    /// between two hosts, and the same rows in a fresh PostgreSQL database, dropped when `body` returns.
     static func withBothEngines(_ body: (_ sqlitePath: String, _ postgresURL: String) throws -> Void) throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()
         let db = scratch.file("catalog.sqlite")
         try ingest([tree], db: db)
         try ingest([tree + "/profiles"], db: db)
+        try TwoHostCatalogue.split(try Connection.openCatalogue(path: db))
         let server = try #require(PostgresTestServer.url, "PostgreSQL tests are required here: \(PostgresTestServer.unavailableReason)")
         let database = "catalog_q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let admin = try PostgreSQLConnection(server)
@@ -53,6 +55,15 @@ struct PostgreSQLQueriesTests {
                 ["certificates"] + asOf, ["devices"], ["devices", udid] + asOf, ["builds", "--include-removed"] + asOf,
                 ["versions", "com.example.app", "--include-removed"], ["runs"], ["errors"], ["show", uuid] + asOf,
                 ["prune", "/"] + asOf,
+                // The host dimension: one host's rows, the name in any case.
+                ["profiles", "--host", "BUILD-02"] + asOf, ["profiles", "--removed", "--host", "build-02"] + asOf,
+                ["profiles", "--installed", "--host", "build-01"], ["profiles", "--include-removed", "--host", "build-02"] + asOf,
+                ["expiring", "--days", "400", "--include-expired", "--host", "build-02"] + asOf,
+                ["expiring", "--builds", "--days", "400", "--include-expired", "--host", "build-02"] + asOf,
+                ["builds", "--include-removed", "--host", "build-02"] + asOf,
+                ["versions", "com.example.app", "--include-removed", "--host", "Build-02"],
+                ["devices", udid, "--host", "build-01"] + asOf, ["runs", "--host", "build-02"],
+                ["errors", "--host", "build-02"], ["show", uuid, "--host", "build-02"] + asOf,
             ]
             // A lookup role as the README grants it (SELECT only) runs every one of them too.
             let lookup = "catalog_lookup_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased()
@@ -64,7 +75,7 @@ struct PostgreSQLQueriesTests {
             try owner.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(lookup)")
             let lookupURL = PostgresTestServer.replacingUser(in: url, with: lookup)
             for command in commands {
-                for format in ["json", "csv"] {
+                for format in ["json", "csv", "table"] {
                     let left = try CatalogProcess.run(command + ["--db", db, "--format", format])
                     let right = try CatalogProcess.run(command + ["--db", url, "--format", format])
                     #expect(left.status == 0 && right.status == 0, "\(command): \(left.stderr) \(right.stderr)")
@@ -131,6 +142,12 @@ struct PostgreSQLQueriesTests {
         filter("entitlement bool") { $0.entitlementKey = "get-task-allow"; $0.entitlementValue = "true" }
         filter("entitlement member") { $0.entitlementKey = "keychain-access-groups"; $0.entitlementValue = "TEAM123456.*" }
         filter("entitlement string") { $0.entitlementKey = "aps-environment"; $0.entitlementValue = "production" }
+        for host in [TwoHostCatalogue.first, TwoHostCatalogue.second.uppercased(), "nowhere"] {
+            for scope in [CatalogQueries.LocationScope.anyLive, .installed, .removed, .any] {
+                filter("host \(host) \(scope)") { $0.host = host; $0.scope = scope }
+            }
+            filter("host \(host) expiring") { $0.host = host; $0.expiringBy = now.addingTimeInterval(400 * 86_400) }
+        }
         let devices = try a.devices()
         if let udid = devices.first?.udid { filter("device") { $0.udid = udid.lowercased() } }
         let certificates = try a.certificates(CatalogQueries.CertificateFilter())
@@ -147,9 +164,11 @@ struct PostgreSQLQueriesTests {
         certificateFilter.types = [.appleDevelopment, .appleDistribution]
         try same("certificates filtered") { try $0.certificates(certificateFilter) }
         for scope in [CatalogQueries.LocationScope.installed, .anyLive] {
-            try same("expiring certificates") {
-                try $0.expiringCertificates(from: now, to: now.addingTimeInterval(3650 * 86_400), includeExpired: true,
-                                            scope: scope, teamID: nil)
+            for host in [nil, TwoHostCatalogue.second] {
+                try same("expiring certificates") {
+                    try $0.expiringCertificates(from: now, to: now.addingTimeInterval(3650 * 86_400), includeExpired: true,
+                                                scope: scope, teamID: nil, host: host)
+                }
             }
         }
         for certificate in certificates {
@@ -160,6 +179,12 @@ struct PostgreSQLQueriesTests {
         try same("one run") { try $0.runs(limit: 1) }
         try same("errors now") { try $0.errors(runID: nil) }
         try same("errors of run 1") { try $0.errors(runID: 1) }
+        for host in [TwoHostCatalogue.first, "Build-02"] {
+            try same("runs of \(host)") { try $0.runs(limit: nil, host: host) }
+            try same("errors now of \(host)") { try $0.errors(runID: nil, host: host) }
+            try same("errors of run 1 of \(host)") { try $0.errors(runID: 1, host: host) }
+        }
+        #expect(Set(try a.runs(limit: nil).map(\.host)) == [TwoHostCatalogue.first, TwoHostCatalogue.second])
         try same("stats") { try $0.stats() }
         try same("last ingest") { try $0.lastSuccessfulIngest() }
         try same("prune candidates") { try $0.pruneCandidates(now: now) }
@@ -176,6 +201,15 @@ struct PostgreSQLQueriesTests {
             f.bundleID = bundle.uppercased()
             buildFilters.append(f)
             try same("versions \(bundle)") { try $0.versions(bundleID: bundle, presence: .any) }
+            try same("versions \(bundle) on one host") { try $0.versions(bundleID: bundle, presence: .any, host: "BUILD-02") }
+        }
+        for host in [TwoHostCatalogue.first, TwoHostCatalogue.second] {
+            for presence in [CatalogQueries.Presence.present, .removed, .any] {
+                var f = CatalogQueries.BuildFilter()
+                f.host = host.uppercased()
+                f.presence = presence
+                buildFilters.append(f)
+            }
         }
         if let udid = devices.first?.udid {
             var f = CatalogQueries.BuildFilter()
@@ -190,14 +224,17 @@ struct PostgreSQLQueriesTests {
 
         for profile in try a.profiles(filters[1].1) {
             try same("show \(profile.uuid)") { try $0.profileDetail(uuid: profile.uuid) }
+            try same("show \(profile.uuid) on one host") { try $0.profileDetail(uuid: profile.uuid, host: TwoHostCatalogue.second) }
             try same("signature \(profile.uuid)") { try $0.storedSignature(uuid: profile.uuid) }
-            if let path = profile.path { try same("path \(path)") { try $0.profileUUID(atPath: path) } }
+            if let path = profile.path {
+                try same("path \(path)") { try $0.profileUUID(atPath: path) }
+                try same("path \(path) on one host") { try $0.profileUUID(atPath: path, host: TwoHostCatalogue.second) }
+            }
         }
         #expect(compared > 100)
     }
 
-    /// Every row of every catalogue table, as it is (ids included); SQLite's unnamed host becomes a
-    /// named one, which PostgreSQL requires.
+    /// Every row of every catalogue table, as it is (ids included, hosts named as PostgreSQL requires).
     static func copy(from sqlite: Connection, to postgres: PostgreSQLConnection) throws {
         let tables = try sqlite.query("""
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'
@@ -210,10 +247,7 @@ struct PostgreSQLQueriesTests {
                 for row in try sqlite.query("SELECT * FROM \(table)") {
                     let columns = row.columns.joined(separator: ", ")
                     let placeholders = (1...row.columns.count).map { "$\($0)" }.joined(separator: ", ")
-                    let values = zip(row.columns, row.values).map { column, value in
-                        column == "host" && value == .text("") ? SQLValue.text("sqlite-host") : value
-                    }
-                    try postgres.execute("INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", values)
+                    try postgres.execute("INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", row.values)
                 }
             }
         }

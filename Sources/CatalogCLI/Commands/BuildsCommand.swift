@@ -20,6 +20,7 @@ enum BuildsCommand: Command {
         OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
         OptionSpec(name: "limit", value: "n", help: "At most N builds."),
         QuerySupport.asOfOption,
+        QuerySupport.hostOption,
     ] + QuerySupport.presenceOptions("builds")
 
     static let columns: [Column] = [
@@ -30,6 +31,7 @@ enum BuildsCommand: Command {
         Column(key: "profile_uuid", header: "PROFILE"),
         Column(key: "profile_kind", header: "KIND"),
         Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
+        Column.host,
         Column(key: "path", header: "PATH"),
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
     ]

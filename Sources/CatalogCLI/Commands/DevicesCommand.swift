@@ -7,7 +7,7 @@ enum DevicesCommand: Command {
     static let name = "devices"
     static let abstract = "List devices with profile counts, or the profiles that contain one device and the builds it can install."
     static let arguments = [ArgumentSpec(name: "udid", help: "Show the profiles that list this device (any case), and the present builds it can\ninstall at --as-of: their embedded profile lists it or all devices, is not expired\nand is not an App Store profile.", optional: true)]
-    static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption]
+    static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption, QuerySupport.hostOption]
 
     static let columns: [Column] = [
         Column(key: "udid", header: "UDID"),
@@ -20,10 +20,12 @@ enum DevicesCommand: Command {
         if let udid = options.udid {
             var filter = CatalogQueries.ProfileFilter()
             filter.udid = udid
+            filter.host = options.query.host
             filter.now = options.query.asOf
             let profiles = try queries.profiles(filter).map { $0.output(now: filter.now) }
             var buildFilter = CatalogQueries.BuildFilter()
             buildFilter.installableBy = udid
+            buildFilter.host = options.query.host
             buildFilter.now = filter.now
             let builds = try queries.builds(buildFilter).map { $0.output(now: filter.now) }
             if options.query.format == .table {

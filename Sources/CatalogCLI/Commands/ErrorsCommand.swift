@@ -10,16 +10,18 @@ enum ErrorsCommand: Command {
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions + [
         OptionSpec(name: "run", value: "n", help: "Only the errors run N recorded (see 'catalog runs')."),
+        QuerySupport.hostOption,
     ]
 
     static let columns: [Column] = [
         Column(key: "run_id", header: "RUN"),
+        Column.host,
         Column(key: "path", header: "PATH"),
         Column(key: "message", header: "ERROR"),
     ]
 
     static func run(_ options: ErrorsOptions, _ context: CommandContext) throws -> Int32 {
-        QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID).map(\.output),
+        QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID, host: options.query.host).map(\.output),
                            columns: columns, options.query, context)
         return 0
     }

@@ -27,6 +27,7 @@ enum ExpiringCommand: Command {
         OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
         OptionSpec(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it)."),
         OptionSpec(name: "builds", help: "List present builds that stop launching in the window instead: their embedded\nprofile or its certificate expires."),
+        QuerySupport.hostOption,
         OptionSpec(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64."),
     ]
 
@@ -54,6 +55,7 @@ enum ExpiringCommand: Command {
         Column(key: "team_id", header: "TEAM"),
         Column(key: "bundle_id", header: "BUNDLE ID"),
         Column(key: "formatted_version", header: "VERSION"),
+        Column.host,
         Column(key: "path", header: "PATH"),
     ]
 
@@ -69,6 +71,7 @@ enum ExpiringCommand: Command {
         filter.expired = options.includeExpired ? nil : false
         filter.now = now
         filter.superseded = options.includeSuperseded ? nil : false
+        filter.host = options.query.host
         let queries = try QuerySupport.queries(options.query, context)
         // `--kind` names a profile kind: certificates have none.
         let certificates = options.kind != nil ? [] : try queries.certificatesExpiring(
@@ -84,7 +87,7 @@ enum ExpiringCommand: Command {
             func writeCertificates(before date: Date?) throws {
                 while let next = pending.first, date.map({ (next.notAfter ?? .distantPast) < $0 }) ?? true {
                     pending = pending.dropFirst()
-                    if let counted = try queries.counted(next, scope: scope) { stream.write(counted.output(now: now)) }
+                    if let counted = try queries.counted(next, scope: scope, host: options.query.host) { stream.write(counted.output(now: now)) }
                 }
             }
             try queries.forEachProfile(filter) { profile in
@@ -106,6 +109,7 @@ enum ExpiringCommand: Command {
         filter.now = now
         filter.launchesUntilBy = options.end
         filter.launchesFrom = options.includeExpired ? nil : now
+        filter.host = options.query.host
         // Soonest first, as profiles are; the store's order (by app and version) breaks ties.
         let builds = try QuerySupport.queries(options.query, context).builds(filter).enumerated().sorted {
             ($0.element.launchesUntil ?? .distantPast, $0.offset) < ($1.element.launchesUntil ?? .distantPast, $1.offset)

@@ -31,6 +31,7 @@ enum ProfilesCommand: Command {
         OptionSpec(name: "signature", value: "status", help: "Only profiles whose signature is verified, unsigned, invalid, untrusted,\nerror, or unchecked (catalogued before verification; ingest --full).",
                    choices: signatureStatuses),
         OptionSpec(name: "limit", value: "n", help: "At most N profiles."),
+        QuerySupport.hostOption,
     ] + QuerySupport.presenceOptions("profiles")
 
     static func run(_ options: ProfilesOptions, _ context: CommandContext) throws -> Int32 {

@@ -9,6 +9,7 @@ enum RunsCommand: Command {
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions + [
         OptionSpec(name: "limit", value: "n", help: "At most N runs (default 20)."),
+        QuerySupport.hostOption,
     ]
 
     static let columns: [Column] = [
@@ -23,11 +24,12 @@ enum RunsCommand: Command {
         Column(key: "builds_new", header: "BUILDS NEW"),
         Column(key: "builds_removed", header: "BUILDS REMOVED"),
         Column(key: "errors", header: "ERRORS"),
+        Column.host,
         Column(key: "roots", header: "ROOTS"),
     ]
 
     static func run(_ options: RunsOptions, _ context: CommandContext) throws -> Int32 {
-        QuerySupport.print(try QuerySupport.queries(options.query, context).runs(limit: options.limit).map(\.output),
+        QuerySupport.print(try QuerySupport.queries(options.query, context).runs(limit: options.limit, host: options.query.host).map(\.output),
                            columns: columns, options.query, context)
         return 0
     }

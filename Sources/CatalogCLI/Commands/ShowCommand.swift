@@ -12,24 +12,25 @@ enum ShowCommand: Command {
         A PATH is looked up among known locations, else decoded to find its UUID.
         """
     static let arguments = [ArgumentSpec(name: "profile", help: "A profile UUID (any case), the path of a profile file, or its name\n(exact, else a unique part of it).")]
-    static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption]
+    static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption, QuerySupport.hostOption]
 
     static func run(_ options: ShowOptions, _ context: CommandContext) throws -> Int32 {
         let target = options.profile
         let queries = try QuerySupport.queries(options.query, context)
-        let uuid = try resolve(target, queries)
-        guard let detail = try queries.profileDetail(uuid: uuid) else {
+        let uuid = try resolve(target, host: options.query.host, queries)
+        guard let detail = try queries.profileDetail(uuid: uuid, host: options.query.host) else {
             throw CLIError("no profile '\(target)' in the catalogue")
         }
         QuerySupport.printObject(detail.output(now: options.query.asOf), options.query, context)
         return 0
     }
 
-    /// The UUID `target` names: a UUID as typed, a known or decodable path, else a profile name.
-    static func resolve(_ target: String, _ queries: CatalogQueries) throws -> String {
+    /// The UUID `target` names: a UUID as typed, a known path (on `host`, when given) or a decodable
+    /// one, else a profile name.
+    static func resolve(_ target: String, host: String? = nil, _ queries: CatalogQueries) throws -> String {
         if target.contains("/") || FileManager.default.fileExists(atPath: target) {
             let path = URL(fileURLWithPath: CatalogueLocation.absolute(target)).standardizedFileURL.path
-            if let known = try queries.profileUUID(atPath: path) { return known }
+            if let known = try queries.profileUUID(atPath: path, host: host) { return known }
             do {
                 guard case .profile(let profile) = try FileDecoder.decode(path: target) else {
                     throw CLIError("'\(target)' is not a provisioning profile")

@@ -7,7 +7,7 @@ enum VersionsCommand: Command {
     static let name = "versions"
     static let abstract = "One row per version of an app: its build numbers, when seen, archive dates."
     static let arguments = [ArgumentSpec(name: "bundle-id", help: "The app's bundle id.")]
-    static let options = QuerySupport.commonOptions + QuerySupport.presenceOptions("builds")
+    static let options = QuerySupport.commonOptions + [QuerySupport.hostOption] + QuerySupport.presenceOptions("builds")
 
     static let columns: [Column] = [
         Column(key: "short_version", header: "VERSION"),
@@ -21,7 +21,7 @@ enum VersionsCommand: Command {
 
     static func run(_ options: VersionsOptions, _ context: CommandContext) throws -> Int32 {
         let records = try QuerySupport.queries(options.query, context)
-            .versions(bundleID: options.bundleID, presence: options.presence).map(\.output)
+            .versions(bundleID: options.bundleID, presence: options.presence, host: options.query.host).map(\.output)
         QuerySupport.print(records, columns: columns, options.query, context)
         return 0
     }

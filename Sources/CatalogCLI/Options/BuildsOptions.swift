@@ -18,6 +18,7 @@ struct BuildsOptions: CommandOptions {
         filter.presence = try QuerySupport.presence(arguments)
         query = try QueryOptions(arguments, context)
         filter.now = query.asOf
+        filter.host = query.host
         if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
         self.filter = filter
     }

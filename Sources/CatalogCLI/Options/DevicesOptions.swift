@@ -7,5 +7,8 @@ struct DevicesOptions: CommandOptions {
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         query = try QueryOptions(arguments, context)
         udid = arguments.positionals.first
+        if query.host != nil, udid == nil {
+            throw UsageError(message: "--host goes with a UDID: devices are shared by every host")
+        }
     }
 }

@@ -49,6 +49,7 @@ struct ProfilesOptions: CommandOptions {
         certificate = arguments.value("certificate")
         query = try QueryOptions(arguments, context)
         filter.now = query.asOf
+        filter.host = query.host
         self.filter = filter
     }
 }

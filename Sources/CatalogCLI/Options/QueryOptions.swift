@@ -3,7 +3,8 @@ import Foundation
 /// The options every query command shares, parsed once: where the catalogue is (`--db`, else
 /// `$CATALOG_DB`, else the data folder), how to print (`--format`/`--json`, else table on a terminal
 /// and JSON elsewhere), how old the last ingest may be (`--max-age`) and the date days are counted
-/// from (`--as-of`, else now). A command that does not take `--max-age` or `--as-of` gets nil and now.
+/// from (`--as-of`, else now), and the host whose rows count (`--host`, else every host). A command
+/// that does not take `--max-age`, `--as-of` or `--host` gets nil, now and nil.
 struct QueryOptions: CommandOptions {
     /// The catalogue file, absolute.
     var database: String
@@ -12,11 +13,14 @@ struct QueryOptions: CommandOptions {
     /// (``QuerySupport/queries(_:_:)``), so a command that never opens it ignores a bad one.
     var maxAge: MaxAge?
     var asOf: Date
+    /// Only rows of this host (locations, builds, runs, errors), compared ignoring ASCII case.
+    var host: String?
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         database = CatalogueLocation.path(arguments, context.environment)
         format = try OutputFormat.from(arguments, context)
         maxAge = try MaxAge.from(arguments)
         asOf = try arguments.date("as-of") ?? Date()
+        host = try QuerySupport.host(arguments)
     }
 }

@@ -9,6 +9,9 @@ struct Column: Sendable {
     /// Keys read when the record has no `key`: one column for the same fact under each kind of
     /// row's own name (a certificate's `not_after` beside a profile's effective expiry).
     var alternatives: [String] = []
+    /// A table leaves this column out when no row has a value in it (CSV always has it): the host
+    /// column of a one-host SQLite catalogue, whose host is unnamed (null).
+    var tableOnlyWhenSet = false
 
     /// This column's value in `record`: its key, else the first alternative the record has.
     func value(in record: JSONValue) -> JSONValue {
@@ -39,10 +42,13 @@ struct Column: Sendable {
     var priority: Int { priorityOverride ?? Column.priorities[key] ?? 50 }
     var priorityOverride: Int? = nil
 
+    /// The `host` column (before `path`): a table shows it only when some row names a host.
+    static let host = Column(key: "host", header: "HOST", tableOnlyWhenSet: true)
+
     static let priorities: [String: Int] = [
         "uuid": 98, "sha1": 98, "udid": 98, "action": 97, "name": 96, "common_name": 96, "bundle_id": 95,
         "formatted_version": 94, "short_version": 94, "effective_expiration_date": 92, "not_after": 92,
-        "launches_until": 91, "id": 90, "status": 89, "path": 85, "days_left": 80, "reason": 78, "build_numbers": 75, "run_id": 90,
+        "launches_until": 91, "id": 90, "status": 89, "path": 85, "host": 84, "days_left": 80, "reason": 78, "build_numbers": 75, "run_id": 90,
         "started_at": 74, "kind": 60, "certificate_type": 58, "profile_kind": 57, "type": 55, "team_id": 50,
         "source_kind": 45, "bundle_id_match": 44, "superseded_by": 42, "profile_uuid": 40, "removed_at": 38,
         "profile_count": 30, "archived_at": 28, "message": 26, "roots": 25, "first_seen": 22, "errors": 21,

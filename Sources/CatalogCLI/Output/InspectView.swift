@@ -19,7 +19,7 @@ struct InspectView {
             Column(key: "days_left", header: "LEFT", display: RelativeTime.days), Column(key: "sha1", header: "SHA-1"),
         ],
         "locations": [
-            Column(key: "path", header: "PATH"), Column(key: "container_kind", header: "IN"),
+            Column.host, Column(key: "path", header: "PATH"), Column(key: "container_kind", header: "IN"),
             Column(key: "first_seen", header: "FIRST SEEN", display: RelativeTime.day),
             Column(key: "last_seen", header: "LAST SEEN", display: RelativeTime.day),
             Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
@@ -28,7 +28,8 @@ struct InspectView {
         "builds": [
             Column(key: "bundle_id", header: "BUNDLE ID"), Column(key: "formatted_version", header: "VERSION"),
             Column(key: "source_kind", header: "SOURCE"), Column(key: "archived_at", header: "ARCHIVED", display: RelativeTime.day),
-            Column(key: "path", header: "PATH"), Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
+            Column.host, Column(key: "path", header: "PATH"),
+            Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
         ],
         "renewals": [
             Column(key: "relation", header: "RELATION"), Column(key: "uuid", header: "UUID"), Column(key: "name", header: "NAME"),

@@ -17,6 +17,9 @@ struct TableRenderer {
     static let hardFloor = 8
 
     func render(_ records: [JSONValue]) -> String {
+        let columns = self.columns.filter { column in
+            !column.tableOnlyWhenSet || records.contains { column.value(in: $0) != .null }
+        }
         let cells: [[String]] = records.map { record in
             columns.map { TextSanitizer.terminalSafe($0.display($0.value(in: record))) }
         }

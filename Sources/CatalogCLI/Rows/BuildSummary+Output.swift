@@ -12,6 +12,7 @@ extension BuildSummary {
             ("build", .string(build)),
             ("formatted_version", .string(formattedVersion)),
             ("source_kind", .string(sourceKind.rawValue)),
+            ("host", .optional(host)),
             ("path", .string(path)),
             ("app_path", .optional(appPath)),
             ("profile_uuid", .optional(profileUUID)),

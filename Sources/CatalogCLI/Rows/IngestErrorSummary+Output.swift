@@ -4,6 +4,6 @@ import CatalogStore
 extension IngestErrorSummary {
     /// The error row (`errors`).
     var output: JSONValue {
-        .object([("run_id", .int(runID)), ("path", .string(path)), ("message", .string(message))])
+        .object([("run_id", .int(runID)), ("host", .optional(host)), ("path", .string(path)), ("message", .string(message))])
     }
 }

@@ -48,7 +48,7 @@ extension ProfileDetail {
             ("locations", .array(locations.map(\.output))),
             ("builds", .array(builds.map {
                 $0.output(now: now).picking(["bundle_id", "short_version", "build", "formatted_version", "source_kind",
-                                             "path", "app_path", "archived_at", "removed_at"])
+                                             "host", "path", "app_path", "archived_at", "removed_at"])
             })),
             ("renewals", .array(renewals.map(\.output))),
         ])
@@ -59,6 +59,7 @@ extension ProfileLocation {
     /// An entry of `show`'s `locations`.
     var output: JSONValue {
         .object([
+            ("host", .optional(host)),
             ("path", .string(path)),
             ("container_kind", .string(containerKind.rawValue)),
             ("container_path", .optional(containerPath)),

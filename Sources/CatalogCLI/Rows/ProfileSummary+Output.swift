@@ -28,6 +28,7 @@ extension ProfileSummary {
             ("xcode_managed", .optional(xcodeManaged)),
             ("signature", .optional(signature?.rawValue)),
             ("der_profile", .optional(derProfile?.rawValue)),
+            ("host", .optional(host)),
             ("path", .optional(path)),
             ("installed", .bool(installed)),
             ("superseded_by", .optional(supersededBy)),

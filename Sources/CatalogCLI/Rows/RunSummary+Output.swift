@@ -9,6 +9,7 @@ extension RunSummary {
             ("started_at", .optional(startedAt)),
             ("finished_at", .optional(finishedAt)),
             ("status", .string(status.rawValue)),
+            ("host", .optional(host)),
             ("roots", .strings(roots)),
             ("files_scanned", .int(Int64(counts.filesScanned))),
             ("files_unchanged", .int(Int64(counts.filesUnchanged))),

@@ -20,6 +20,8 @@ extension CatalogQueries {
         /// The date `days_left` and `installableBy` are judged at.
         package var now = Date()
         package var presence: Presence = .present
+        /// Only builds on this host (ignoring ASCII case); nil: any host.
+        package var host: String?
         package var limit: Int?
 
         package init() {}
@@ -28,7 +30,7 @@ extension CatalogQueries {
     static func buildColumns(_ dialect: SQLDialect) -> String {
         """
         b.bundle_id, b.short_version, b.build, b.short_version || ' (' || b.build || ')' AS formatted_version,
-        b.source_kind, b.path, NULLIF(b.app_path, '') AS app_path, b.profile_uuid, p.name AS profile_name,
+        b.source_kind, NULLIF(b.host, '') AS host, b.path, NULLIF(b.app_path, '') AS app_path, b.profile_uuid, p.name AS profile_name,
         b.team_id, b.platform, b.package_type, b.archived_at, b.signing_identity,
         (SELECT parent.bundle_id FROM builds parent WHERE parent.id = b.parent_build_id) AS parent_bundle_id,
         b.first_seen, b.last_seen, b.removed_at,
@@ -52,6 +54,7 @@ extension CatalogQueries {
         case .removed: clauses.add("b.removed_at IS NOT NULL")
         case .any: break
         }
+        if let host = filter.host { clauses.add(dialect.fragment(dialect.equalsIgnoringCase("b.host")), .text(host)) }
         if let bundle = filter.bundleID { clauses.add(dialect.fragment(dialect.equalsIgnoringCase("b.bundle_id")), .text(bundle)) }
         if let version = filter.shortVersion { clauses.add("b.short_version = ?", .text(version)) }
         if let build = filter.build { clauses.add("b.build = ?", .text(build)) }
@@ -74,7 +77,7 @@ extension CatalogQueries {
             SELECT \(Self.buildColumns(dialect)) FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
             \(clauses.sql)
             ORDER BY b.bundle_id\(dialect.nullsFirst), b.version_sort DESC, b.build_sort DESC,
-                     b.archived_at DESC\(dialect.nullsLast), b.path
+                     b.archived_at DESC\(dialect.nullsLast), b.path, b.host
             """
         if let limit = filter.limit {
             sql += " LIMIT ?"
@@ -83,16 +86,18 @@ extension CatalogQueries {
         try db.eachRow(sql, parameters) { try body(try BuildSummary($0)) }
     }
 
-    /// One record per short version of `bundleID`: the builds seen, when, and archive dates.
-    package func versions(bundleID: String, presence: Presence) throws -> [VersionSummary] {
+    /// One record per short version of `bundleID`: the builds seen, when, and archive dates; with
+    /// `host`, of that host's builds only.
+    package func versions(bundleID: String, presence: Presence, host: String? = nil) throws -> [VersionSummary] {
+        let (onHost, hosts) = self.onHost("b.host", host)
         let rows = try db.rows("""
             SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.first_seen, b.last_seen,
                    b.archived_at, p.kind AS profile_kind, p.effective_expiration_date AS launches_until,
                    \(Self.supersededBy(dialect)) AS profile_superseded_by
             FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
-            WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (?2 OR (b.removed_at IS NULL) = ?3)
-            ORDER BY b.version_sort DESC, b.build_sort DESC
-            """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)])
+            WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (? OR (b.removed_at IS NULL) = ?)\(onHost)
+            ORDER BY b.version_sort DESC, b.build_sort DESC, b.path, b.host
+            """, [.text(bundleID), SQLValue(presence == .any), SQLValue(presence == .present)] + hosts)
         var order: [String] = []
         var groups: [String: [Row]] = [:]
         for row in rows {

@@ -47,29 +47,40 @@ extension CatalogQueries {
             """).map(DeviceSummary.init)
     }
 
-    package func runs(limit: Int?) throws -> [RunSummary] {
+    /// The newest `limit` runs (all when nil), of `host` only when given.
+    package func runs(limit: Int?, host: String? = nil) throws -> [RunSummary] {
         var json = StoredJSON()
+        let (onHost, hosts) = self.onHost("host", host, "WHERE")
         return try db.rows("""
-            SELECT id, started_at, finished_at, status, roots, files_scanned, files_unchanged, files_decoded,
-                   profiles_new, profiles_renewed, profiles_removed, builds_seen, builds_new, builds_removed, errors
-            FROM ingest_runs ORDER BY id DESC LIMIT ?
-            """, [dialect.limit(limit)]).map { try RunSummary($0, json: &json) }
+            SELECT id, NULLIF(host, '') AS host, started_at, finished_at, status, roots, files_scanned, files_unchanged,
+                   files_decoded, profiles_new, profiles_renewed, profiles_removed, builds_seen, builds_new, builds_removed,
+                   errors
+            FROM ingest_runs\(onHost) ORDER BY id DESC LIMIT ?
+            """, hosts + [dialect.limit(limit)]).map { try RunSummary($0, json: &json) }
     }
 
     /// The errors run `runID` recorded; when nil, every error current now (not cleared by a later
-    /// run), each path once with the last run that met it.
-    package func errors(runID: Int64?) throws -> [IngestErrorSummary] {
+    /// run), each path of each host once with the last run that met it. With `host`, only the
+    /// errors of that host's runs. An error's host is its run's.
+    package func errors(runID: Int64?, host: String? = nil) throws -> [IngestErrorSummary] {
+        let (onHost, hosts) = self.onHost("r.host", host)
         if let runID {
             return try db.rows("""
-                SELECT run_id, path, message FROM ingest_errors WHERE run_id = ? ORDER BY id
-                """, [.integer(runID)]).map(IngestErrorSummary.init)
+                SELECT e.run_id, NULLIF(r.host, '') AS host, e.path, e.message
+                FROM ingest_errors e JOIN ingest_runs r ON r.id = e.run_id
+                WHERE e.run_id = ?\(onHost) ORDER BY e.id
+                """, [.integer(runID)] + hosts).map(IngestErrorSummary.init)
         }
+        // The newest run of the error's host that met its path.
         return try db.rows("""
-            SELECT DISTINCT e.run_id, e.path, e.message FROM ingest_errors e
-            WHERE e.cleared_at IS NULL
-              AND e.run_id = (SELECT max(x.run_id) FROM ingest_errors x WHERE \(dialect.nullSafeEquals("x.path", "e.path")) AND x.cleared_at IS NULL)
-            ORDER BY e.path\(dialect.nullsFirst), e.message
-            """).map(IngestErrorSummary.init)
+            SELECT DISTINCT e.run_id, NULLIF(r.host, '') AS host, e.path, e.message, r.host AS host_order
+            FROM ingest_errors e JOIN ingest_runs r ON r.id = e.run_id
+            WHERE e.cleared_at IS NULL\(onHost)
+              AND e.run_id = (SELECT max(x.run_id) FROM ingest_errors x JOIN ingest_runs xr ON xr.id = x.run_id
+                              WHERE \(dialect.nullSafeEquals("x.path", "e.path")) AND x.cleared_at IS NULL
+                                AND xr.host = r.host)
+            ORDER BY e.path\(dialect.nullsFirst), e.message, host_order
+            """, hosts).map(IngestErrorSummary.init)
     }
 
     /// How many profiles have each signature status (issue 13); nil counts those catalogued before

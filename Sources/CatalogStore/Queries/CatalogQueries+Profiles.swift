@@ -5,6 +5,9 @@ extension CatalogQueries {
     /// Filters of `catalog profiles` (and the profile part of `expiring`).
     package struct ProfileFilter: Sendable {
         package var scope: LocationScope = .anyLive
+        /// Only profiles in `scope` on this host (ignoring ASCII case), their `path` and `installed`
+        /// that host's; nil: any host.
+        package var host: String?
         package var teamID: String?
         package var bundleID: String?
         /// With `bundleID`: only profiles for exactly that id, not the wildcard ones that cover it.
@@ -43,7 +46,7 @@ extension CatalogQueries {
     /// first row before the last is found, and holds one row at a time.
     package func forEachProfile(_ filter: ProfileFilter, _ body: (ProfileSummary) throws -> Void) throws {
         var clauses = QueryFilter()
-        Self.scope(filter.scope, into: &clauses)
+        scope(filter.scope, host: filter.host, into: &clauses)
         // Team ids are upper-case letters and digits; people type them in any case.
         if let team = filter.teamID { clauses.add("p.team_id = ?", .text(team.uppercased())) }
         if let bundle = filter.bundleID {
@@ -109,9 +112,11 @@ extension CatalogQueries {
         if let superseded = filter.superseded {
             clauses.add(dialect.fragment(Self.supersededBy(dialect) + (superseded ? " IS NOT NULL" : " IS NULL")))
         }
-        var parameters = clauses.parameters
+        var parameters = Self.hostParameters(filter.host) + clauses.parameters
         let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
-        var sql = "SELECT \(Self.profileColumns(dialect)) FROM profiles p \(clauses.sql) ORDER BY \(order)"
+        let columns = Self.profileColumns(dialect, onHost: filter.host != nil)
+        let location = Self.profileLocationJoin(dialect, onHost: filter.host != nil)
+        var sql = "SELECT \(columns) FROM profiles p \(location) \(clauses.sql) ORDER BY \(order)"
         if let limit = filter.limit {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
@@ -141,16 +146,16 @@ extension CatalogQueries {
     /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
     /// used by at least one profile in `scope`, with how many such profiles they serve.
     package func expiringCertificates(from: Date, to: Date, includeExpired: Bool, scope: LocationScope,
-                                      teamID: String?) throws -> [CertificateSummary] {
+                                      teamID: String?, host: String? = nil) throws -> [CertificateSummary] {
         try certificatesExpiring(from: from, to: to, includeExpired: includeExpired, teamID: teamID).compactMap {
-            try counted($0, scope: scope)
+            try counted($0, scope: scope, host: host)
         }
     }
 
     /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
     /// soonest first, not yet counted (`profileCount` nil): counting the profiles of a certificate
     /// that signs thousands is the slow part, which a streaming listing does when it gets there
-    /// (``counted(_:scope:)``).
+    /// (``counted(_:scope:host:)``).
     package func certificatesExpiring(from: Date, to: Date, includeExpired: Bool, teamID: String?) throws -> [CertificateSummary] {
         var clauses = QueryFilter()
         clauses.add("c.not_after <= ?", SQLValue(to))
@@ -164,22 +169,26 @@ extension CatalogQueries {
             """, clauses.parameters).map(CertificateSummary.init)
     }
 
-    /// `certificate` with how many profiles present in `scope` list it, or nil when none does.
-    package func counted(_ certificate: CertificateSummary, scope: LocationScope) throws -> CertificateSummary? {
+    /// `certificate` with how many profiles present in `scope` (on `host`, when given) list it, or
+    /// nil when none does.
+    package func counted(_ certificate: CertificateSummary, scope: LocationScope,
+                         host: String? = nil) throws -> CertificateSummary? {
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
+        let (onHost, hosts) = self.onHost("l.host", host)
         let count = try db.firstRow("""
             SELECT count(DISTINCT pc.profile_uuid) AS n FROM profile_certificates pc
-            JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)
+            JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)\(onHost)
             WHERE pc.certificate_sha1 = ?
-            """, [.text(certificate.sha1)])?.int("n") ?? 0
+            """, hosts + [.text(certificate.sha1)])?.int("n") ?? 0
         guard count > 0 else { return nil }
         var counted = certificate
         counted.profileCount = count
         return counted
     }
 
-    /// Everything known about one profile, or nil when the UUID is not catalogued.
-    package func profileDetail(uuid: String) throws -> ProfileDetail? {
+    /// Everything known about one profile, or nil when the UUID is not catalogued; with `host`, its
+    /// locations and builds are that host's only.
+    package func profileDetail(uuid: String, host: String? = nil) throws -> ProfileDetail? {
         let key = SQLValue.text(uuid.uppercased())
         guard let row = try db.firstRow("""
             SELECT uuid, name, app_id_name, team_id, team_name, team_identifiers, app_id_prefixes, platforms, kind,
@@ -210,13 +219,16 @@ extension CatalogQueries {
             SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
             JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
             """, [key]).compactMap { $0.string("udid") }
+        let (onHost, hosts) = self.onHost("l.host", host)
         let locations = try db.rows("""
-            SELECT path, container_kind, container_path, size, mtime, first_seen, last_seen, removed_at, error
-            FROM profile_locations WHERE profile_uuid = ? ORDER BY removed_at IS NOT NULL, path
-            """, [key]).map(ProfileLocation.init)
+            SELECT NULLIF(l.host, '') AS host, l.path, l.container_kind, l.container_path, l.size, l.mtime, l.first_seen,
+                   l.last_seen, l.removed_at, l.error
+            FROM profile_locations l WHERE l.profile_uuid = ?\(onHost) ORDER BY l.removed_at IS NOT NULL, l.path, l.host
+            """, [key] + hosts).map(ProfileLocation.init)
         var buildFilter = BuildFilter()
         buildFilter.profileUUID = uuid
         buildFilter.presence = .any
+        buildFilter.host = host
         let builds = try self.builds(buildFilter)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
         // same team, application identifier, kind and platforms; the later effective expiry renews.
@@ -254,10 +266,13 @@ extension CatalogQueries {
             devices: devices, locations: locations, builds: builds, renewals: renewals)
     }
 
-    /// The UUID of the profile last seen at `path` (a file or an embedded location).
-    package func profileUUID(atPath path: String) throws -> String? {
-        try db.firstRow("SELECT profile_uuid FROM profile_locations WHERE path = ? ORDER BY removed_at IS NOT NULL",
-                          [.text(path)])?.string("profile_uuid")
+    /// The UUID of the profile last seen at `path` (a file or an embedded location), on `host` when
+    /// given, else on any host (a present location first, then by host).
+    package func profileUUID(atPath path: String, host: String? = nil) throws -> String? {
+        let (onHost, hosts) = self.onHost("host", host)
+        return try db.firstRow("""
+            SELECT profile_uuid FROM profile_locations WHERE path = ?\(onHost) ORDER BY removed_at IS NOT NULL, host
+            """, [.text(path)] + hosts)?.string("profile_uuid")
     }
 }
 

@@ -35,7 +35,7 @@ extension CatalogQueries {
                                              WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)) AS newest
             FROM profile_locations l JOIN profiles p ON p.uuid = l.profile_uuid
             WHERE l.container_kind = 'standalone' AND l.removed_at IS NULL
-            ORDER BY p.effective_expiration_date, l.path
+            ORDER BY p.effective_expiration_date, l.path, l.host
             """, [SQLValue(now)]).compactMap { row in
             let candidate = PruneCandidate(
                 path: row.string("path") ?? "", uuid: row.string("uuid") ?? "", name: row.string("name") ?? "",

@@ -37,19 +37,35 @@ package struct CatalogQueries {
         case any
     }
 
-    /// The profile columns every profile listing shows.
-    static func profileColumns(_ dialect: SQLDialect) -> String {
-        """
+    /// The profile columns every profile listing shows, read `FROM profiles p` and
+    /// ``profileLocationJoin(_:onHost:)``. `path` is one present location (a standalone file first,
+    /// then by path and host) and `host` that location's host (NULL for a SQLite catalogue's unnamed
+    /// host ''); with `onHost`, that location and `installed` are that host's, each `?` of the two
+    /// `onHost` fragments (this one's first) bound to the host name (``hostParameters(_:)``).
+    static func profileColumns(_ dialect: SQLDialect, onHost: Bool = false) -> String {
+        let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
+        return """
         p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
         p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
         p.provisions_all_devices, p.aps_environment, p.get_task_allow, p.xcode_managed,
-        p.signature, p.der_profile,
-        (SELECT l.path FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
-         ORDER BY l.container_kind <> 'standalone', l.path LIMIT 1) AS path,
+        p.signature, p.der_profile, NULLIF(shown.host, '') AS host, shown.path,
         EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL
-                AND l.container_kind = 'standalone') AS installed,
+                AND l.container_kind = 'standalone'\(host)) AS installed,
         \(supersededBy(dialect)) AS superseded_by
         """
+    }
+
+    /// The location ``profileColumns(_:onHost:)`` shows, `shown`.
+    static func profileLocationJoin(_ dialect: SQLDialect, onHost: Bool = false) -> String {
+        let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
+        return dialect.firstLocationJoin(where: "l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)",
+                                         orderBy: "l.container_kind <> 'standalone', l.path, l.host", as: "shown")
+    }
+
+    /// The parameters of the `onHost` fragments of ``profileColumns(_:onHost:)`` and
+    /// ``profileLocationJoin(_:onHost:)``.
+    static func hostParameters(_ host: String?) -> [SQLValue] {
+        host.map { Array(repeating: SQLValue.text($0), count: 2) } ?? []
     }
 
     /// The profile that supersedes `p`, or NULL — the one definition of "superseded" (README,
@@ -70,21 +86,39 @@ package struct CatalogQueries {
         """
     }
 
-    static func scope(_ scope: LocationScope, into filter: inout QueryFilter) {
+    /// ` AND column` (or `keyword`) is the host asked for, ignoring ASCII case as DNS does, and its
+    /// parameter; nothing when no host is asked for.
+    func onHost(_ column: String, _ host: String?, _ keyword: String = "AND") -> (sql: String, parameters: [SQLValue]) {
+        guard let host else { return ("", []) }
+        return (" \(keyword) " + dialect.equalsIgnoringCase(column), [.text(host)])
+    }
+
+    /// Profiles present in `scope`; with `host`, in that scope on that host (compared ignoring
+    /// ASCII case): `.removed` is then every location on the host gone, `.any` a location on it at all.
+    func scope(_ scope: LocationScope, host: String?, into filter: inout QueryFilter) {
+        let (onHost, hosts) = self.onHost("l.host", host)
+        func add(_ sql: String, _ values: [SQLValue]) {
+            filter.add(dialect.fragment(sql), values)
+        }
         switch scope {
         case .installed:
-            filter.add("""
+            add("""
                 EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid
-                        AND l.removed_at IS NULL AND l.container_kind = 'standalone')
-                """)
+                        AND l.removed_at IS NULL AND l.container_kind = 'standalone'\(onHost))
+                """, hosts)
         case .anyLive:
-            filter.add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)")
+            add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(onHost))", hosts)
         case .removed:
-            filter.add("""
-                NOT EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL)
-                """)
+            if host != nil {
+                add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid\(onHost))", hosts)
+            }
+            add("""
+                NOT EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid AND l.removed_at IS NULL\(onHost))
+                """, hosts)
         case .any:
-            break
+            if host != nil {
+                add("EXISTS (SELECT 1 FROM profile_locations l WHERE l.profile_uuid = p.uuid\(onHost))", hosts)
+            }
         }
     }
 }

@@ -19,5 +19,11 @@ struct QueryFilter {
         parameters.append(contentsOf: values)
     }
 
+    /// ``add(_:_:)-(SQLFragment,_)`` with its values as an array.
+    mutating func add(_ fragment: SQLFragment, _ values: [SQLValue]) {
+        clauses.append(fragment.sql)
+        parameters.append(contentsOf: values)
+    }
+
     var sql: String { clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ") }
 }

@@ -110,6 +110,25 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// A LEFT JOIN making `alias` the first `profile_locations` row `l` that `condition` selects in
+    /// `order` (NULLs when none): one lookup per outer row whose columns are all at hand, where two
+    /// scalar subqueries would look the same location up twice. SQLite finds the row's id and joins
+    /// on it; PostgreSQL joins the subquery LATERAL.
+    func firstLocationJoin(where condition: String, orderBy order: String, as alias: String) -> String {
+        switch self {
+        case .sqlite:
+            return """
+                LEFT JOIN profile_locations \(alias) ON \(alias).id = (
+                    SELECT l.id FROM profile_locations l WHERE \(condition) ORDER BY \(order) LIMIT 1)
+                """
+        case .postgreSQL:
+            return """
+                LEFT JOIN LATERAL (
+                    SELECT l.* FROM profile_locations l WHERE \(condition) ORDER BY \(order) LIMIT 1) \(alias) ON true
+                """
+        }
+    }
+
     /// ``equalsIgnoringCase(_:)`` etc. as a ``QueryFilter`` fragment.
     func fragment(_ sql: String) -> SQLFragment { SQLFragment(sql: sql) }
 

@@ -8,6 +8,8 @@ package struct BuildSummary: Sendable, Equatable {
     package var shortVersion: String
     package var build: String
     package var sourceKind: BuildArtifact.SourceKind
+    /// The host the path is on; nil for a SQLite catalogue's own, unnamed host.
+    package var host: String?
     package var path: String
     /// The bundle's path inside its container (`Payload/X.app`); nil for a bare `.app`.
     package var appPath: String?
@@ -42,7 +44,7 @@ extension BuildSummary {
         self.init(
             bundleID: row.string("bundle_id"), shortVersion: row.string("short_version") ?? "",
             build: row.string("build") ?? "", sourceKind: try row.value("source_kind", as: BuildArtifact.SourceKind.self),
-            path: row.string("path") ?? "", appPath: row.string("app_path"), profileUUID: row.string("profile_uuid"),
+            host: row.string("host"), path: row.string("path") ?? "", appPath: row.string("app_path"), profileUUID: row.string("profile_uuid"),
             profileName: row.string("profile_name"), teamID: row.string("team_id"), platform: row.string("platform"),
             packageType: row.string("package_type"), archivedAt: row.date("archived_at"),
             signingIdentity: row.string("signing_identity"), parentBundleID: row.string("parent_bundle_id"),

@@ -25,6 +25,9 @@ package struct ProfileSummary: Sendable, Equatable {
     /// nil until verified (catalogued before verification existed, or with it off).
     package var signature: ProfileSignature.Status?
     package var derProfile: DERProfileCheck.Status?
+    /// The host of the location `path` is; nil for a SQLite catalogue's own, unnamed host (and when
+    /// there is no present location).
+    package var host: String?
     /// One present location: a standalone file first, else a build it is embedded in.
     package var path: String?
     /// Present as a standalone file.
@@ -59,6 +62,6 @@ extension ProfileSummary {
             xcodeManaged: row.bool("xcode_managed"),
             signature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
             derProfile: try row.optionalValue("der_profile", as: DERProfileCheck.Status.self),
-            path: row.string("path"), installed: row.bool("installed") ?? false, supersededBy: row.string("superseded_by"))
+            host: row.string("host"), path: row.string("path"), installed: row.bool("installed") ?? false, supersededBy: row.string("superseded_by"))
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// One ingest run as `runs` lists it.
 package struct RunSummary: Sendable, Equatable {
     package var runID: Int64
+    /// The host the run walked; nil for a SQLite catalogue's own, unnamed host.
+    package var host: String?
     package var startedAt: Date?
     package var finishedAt: Date?
     package var status: RunStatus
@@ -24,7 +26,7 @@ extension RunSummary {
         counts.buildsNew = row.int("builds_new") ?? 0
         counts.buildsRemoved = row.int("builds_removed") ?? 0
         counts.errors = row.int("errors") ?? 0
-        self.init(runID: row.int64("id") ?? 0, startedAt: row.date("started_at"), finishedAt: row.date("finished_at"),
+        self.init(runID: row.int64("id") ?? 0, host: row.string("host"), startedAt: row.date("started_at"), finishedAt: row.date("finished_at"),
                   status: try row.value("status", as: RunStatus.self), roots: json.strings(row.string("roots")), counts: counts)
     }
 }

@@ -7,10 +7,10 @@ import Testing
 /// ingest role creates the schema and writes; the lookup role reads every table and writes nothing.
 @Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct PostgreSQLRolesTests {
-    /// The README's ```sql block under "PostgreSQL (in progress", split at its `\connect` line.
+    /// The README's ```sql block under its "### PostgreSQL" section, split at its `\connect` line.
     static func readmeStatements() throws -> (server: [String], database: [String]) {
         let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
-        let section = try #require(readme.range(of: "### PostgreSQL (in progress"))
+        let section = try #require(readme.range(of: "\n### PostgreSQL"))
         let start = try #require(readme.range(of: "```sql\n", range: section.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
         let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
