@@ -1,9 +1,22 @@
 import Foundation
+import CatalogStore
 
 /// The build host an ingest writes as (issue 16): `--host NAME`, else `$CATALOG_HOST`, else — on a
 /// PostgreSQL catalogue, which gathers several hosts — this machine's name. A SQLite catalogue is one
-/// machine's: without a name its rows belong to the unnamed host '' (README, "A fleet of build hosts").
+/// machine's: without a name its rows belong to the unnamed host '' (README, "PostgreSQL"). Host
+/// names are case-insensitive, as DNS names are: they are stored in lowercase, so `Build-07` and
+/// `build-07` are one host's file index and lock.
 enum HostName {
+    static func option(help: String) -> OptionSpec {
+        OptionSpec(name: "host", value: "name", help: help)
+    }
+
+    /// The host a writer of the catalogue `name` is without `--host`/`$CATALOG_HOST`: this machine
+    /// on PostgreSQL, the unnamed host '' on SQLite.
+    static func defaultHost(for name: String) -> String {
+        CatalogueEngine(name).isPostgreSQL ? thisMachine : ""
+    }
+
     /// `--host` or `$CATALOG_HOST` as given, checked: a name is not empty and holds no whitespace or
     /// control characters (it is printed in tables and matched exactly).
     static func given(_ arguments: ParsedArguments, _ environment: [String: String]) throws -> String? {
@@ -17,7 +30,7 @@ enum HostName {
         guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
             throw UsageError(message: "\(source) '\(TextSanitizer.terminalSafe(name))' is not a host name (it holds spaces or control characters)")
         }
-        return name
+        return name.lowercased()
     }
 
     /// This machine's name as `hostname -s` prints it: up to the first dot, so "build-01.example.com"
@@ -27,6 +40,6 @@ enum HostName {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
         let full = String(cString: buffer)
         let short = full.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-        return short.isEmpty ? "localhost" : short
+        return short.isEmpty ? "localhost" : short.lowercased()
     }
 }

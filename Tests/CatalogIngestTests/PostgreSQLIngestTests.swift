@@ -163,6 +163,33 @@ struct PostgreSQLIngestTests {
         #expect(throws: StoreError.self) { _ = try Catalogue.openForWriting(path: database.url, host: "") }
     }
 
+    /// `prune` removes files from the machine it runs on: on a fleet catalogue, only its own host's
+    /// files are candidates and only its host's locations are marked removed.
+    @Test func pruneTouchesOnlyItsOwnHostsFiles() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("renewals", to: "ci/renewals")
+        let database = try Database()
+        defer { database.drop() }
+        for host in ["mac-a", "mac-b"] {
+            let run = try CatalogProcess.run(["ingest", tree, "--db", database.url, "--host", host, "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let asOf = ["--as-of", "2026-11-20T00:00:00Z"]
+        let dryRun = try CatalogProcess.run(["prune", tree, "--db", database.url, "--host", "MAC-A", "--json"] + asOf)
+        let listed = try #require(try CatalogProcess.json(dryRun.stdout) as? [[String: Any]], "\(dryRun.stderr)")
+        let doomed = listed.filter { $0["action"] as? String == "would-trash" }.compactMap { $0["path"] as? String }
+        #expect(!doomed.isEmpty && Set(doomed).count == doomed.count, "each file once, not once per host: \(listed)")
+        let deleted = try CatalogProcess.run(["prune", tree, "--db", database.url, "--host", "mac-a", "--delete", "--json"] + asOf)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        for path in doomed { #expect(!FileManager.default.fileExists(atPath: path)) }
+        let connection = try PostgreSQLConnection(database.url)
+        let present = try connection.query("""
+            SELECT host, count(*) AS n FROM profile_locations WHERE removed_at IS NULL GROUP BY host ORDER BY host
+            """).map { [$0.string("host") ?? "", String($0.int("n") ?? 0)] }
+        let total = try #require(try connection.queryFirst("SELECT count(*) AS n FROM profile_locations WHERE host = 'mac-b'")?.int("n"))
+        #expect(present == [["mac-a", String(total - doomed.count)], ["mac-b", String(total)]])
+    }
+
     /// `catalog ingest` into PostgreSQL and into SQLite: every query command prints the same (the
     /// times of this run aside, which differ by the seconds between the two ingests).
     @Test func theCLIsIngestIntoPostgreSQLPrintsWhatSQLitePrints() throws {

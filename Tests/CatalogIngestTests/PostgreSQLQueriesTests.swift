@@ -54,7 +54,7 @@ struct PostgreSQLQueriesTests {
                 ["profiles", "--certificate", "apple development"] + asOf,
                 ["certificates"] + asOf, ["devices"], ["devices", udid] + asOf, ["builds", "--include-removed"] + asOf,
                 ["versions", "com.example.app", "--include-removed"], ["runs"], ["errors"], ["show", uuid] + asOf,
-                ["prune", "/"] + asOf,
+                ["prune", "/", "--host", "build-01"] + asOf,
                 // The host dimension: one host's rows, the name in any case.
                 ["profiles", "--host", "BUILD-02"] + asOf, ["profiles", "--removed", "--host", "build-02"] + asOf,
                 ["profiles", "--installed", "--host", "build-01"], ["profiles", "--include-removed", "--host", "build-02"] + asOf,
@@ -187,7 +187,9 @@ struct PostgreSQLQueriesTests {
         #expect(Set(try a.runs(limit: nil).map(\.host)) == [TwoHostCatalogue.first, TwoHostCatalogue.second])
         try same("stats") { try $0.stats() }
         try same("last ingest") { try $0.lastSuccessfulIngest() }
-        try same("prune candidates") { try $0.pruneCandidates(now: now) }
+        for host in ["build-01", "build-02", ""] {
+            try same("prune candidates of '\(host)'") { try $0.pruneCandidates(now: now, host: host) }
+        }
         try same("profiles named") { try $0.profiles(named: "example") }
 
         var buildFilters: [CatalogQueries.BuildFilter] = [CatalogQueries.BuildFilter()]

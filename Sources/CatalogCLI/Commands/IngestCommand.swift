@@ -34,7 +34,7 @@ enum IngestCommand: Command {
         OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
         OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode, not only when a PATH failed."),
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
-        OptionSpec(name: "host", value: "name", help: "The build host this run is from (default: $CATALOG_HOST; on PostgreSQL, this machine's name)."),
+        HostName.option(help: "The build host this run is from (default: $CATALOG_HOST; on PostgreSQL, this machine's name)."),
     ]
 
     static func run(_ options: IngestCommandOptions, _ context: CommandContext) throws -> Int32 {
@@ -42,7 +42,7 @@ enum IngestCommand: Command {
         let dbPath = options.database
         // A missing folder is created (the store's business); a second ingest (of the same host, on
         // PostgreSQL) waits for the first rather than failing at once, and says so there.
-        let host = options.host ?? (CatalogueEngine(dbPath).isPostgreSQL ? HostName.thisMachine : "")
+        let host = options.host ?? HostName.defaultHost(for: dbPath)
         let catalogue = try Catalogue.openForWriting(path: dbPath, host: host, busyTimeout: 120, onWait: {
             context.err("waiting for another ingest of host '\(TextSanitizer.terminalSafe(host))' to finish…\n")
             context.flush()

@@ -25,6 +25,7 @@ enum PruneCommand: Command {
         QuerySupport.asOfOption,
         OptionSpec(name: "apply", help: "Move the files to the trash (~/.Trash on macOS, the XDG trash elsewhere)."),
         OptionSpec(name: "delete", help: "Delete the files instead of trashing them."),
+        HostName.option(help: "The build host this machine is in the catalogue: only its files are candidates (default: as for ingest)."),
     ]
 
     static let columns: [Column] = [
@@ -47,11 +48,14 @@ enum PruneCommand: Command {
         // file system's case): compare in that spelling too.
         let roots = RootResolver.resolve(try self.roots(options.paths, context), using: SystemPathResolver()).map(\.path)
 
-        let catalogue = mode == .dryRun ? nil : try Catalogue.openForWriting(path: options.query.database, mustExist: true)
+        // This machine's host, as its ingests name it: only its files are candidates.
+        let host = options.host ?? HostName.defaultHost(for: options.query.database)
+        let catalogue = mode == .dryRun ? nil : try Catalogue.openForWriting(path: options.query.database, host: host,
+                                                                           mustExist: true)
         // A prune that writes opened the catalogue in WAL mode: leave it readable by readers after.
         defer { if let catalogue { CatalogueLocation.leaveReadableByReaders(catalogue, context) } }
         let queries = try catalogue?.queries ?? Catalogue.openQueries(options.query.database)
-        let candidates = try queries.pruneCandidates(now: now).filter { candidate in
+        let candidates = try queries.pruneCandidates(now: now, host: host).filter { candidate in
             roots.contains { candidate.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
                 && ((wantExpired && candidate.expired) || (wantSuperseded && candidate.supersededBy != nil))
         }

@@ -9,6 +9,8 @@ struct PruneOptions: CommandOptions {
     var superseded: Bool
     /// The folders to prune as typed; none: Xcode's profile folders.
     var paths: [String]
+    /// `--host` or `$CATALOG_HOST`: the host this machine is in the catalogue; nil: as `ingest` defaults.
+    var host: String?
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         if arguments.flag("apply") && arguments.flag("delete") {
@@ -20,5 +22,6 @@ struct PruneOptions: CommandOptions {
         superseded = both || arguments.flag("superseded")
         query = try QueryOptions(arguments, context)
         paths = arguments.positionals
+        host = try HostName.given(arguments, context.environment)
     }
 }

@@ -19,9 +19,10 @@ extension CatalogQueries {
         package var isNewestOfAppID: Bool
     }
 
-    /// Present standalone profile files that are expired at `now` or superseded (README,
-    /// "Renewals"), soonest expiry first. Paths inside builds are never candidates.
-    package func pruneCandidates(now: Date) throws -> [PruneCandidate] {
+    /// `host`'s present standalone profile files that are expired at `now` or superseded (README,
+    /// "Renewals"), soonest expiry first. Paths inside builds, and other hosts' files, are never
+    /// candidates: prune removes files from the machine it runs on.
+    package func pruneCandidates(now: Date, host: String) throws -> [PruneCandidate] {
         try db.rows("""
             SELECT l.path, l.content_sha256, p.uuid, p.name, p.team_id, p.kind, p.effective_expiration_date,
                    p.effective_expiration_date < ? AS expired,
@@ -34,9 +35,9 @@ extension CatalogQueries {
                                  AND EXISTS (SELECT 1 FROM profile_locations ol
                                              WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)) AS newest
             FROM profile_locations l JOIN profiles p ON p.uuid = l.profile_uuid
-            WHERE l.container_kind = 'standalone' AND l.removed_at IS NULL
-            ORDER BY p.effective_expiration_date, l.path, l.host
-            """, [SQLValue(now)]).compactMap { row in
+            WHERE l.container_kind = 'standalone' AND l.removed_at IS NULL AND l.host = ?
+            ORDER BY p.effective_expiration_date, l.path
+            """, [SQLValue(now), .text(host)]).compactMap { row in
             let candidate = PruneCandidate(
                 path: row.string("path") ?? "", uuid: row.string("uuid") ?? "", name: row.string("name") ?? "",
                 teamID: row.string("team_id"), kind: row.string("kind") ?? "",
