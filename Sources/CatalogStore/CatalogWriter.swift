@@ -422,12 +422,14 @@ package final class CatalogWriter {
     /// `CatalogQueries.supersededBy` defines it: same team, application identifier (as written), kind
     /// and platforms, and an earlier effective expiry than `profile`'s.
     private func isRenewal(_ profile: ProvisioningProfile) throws -> Bool {
-        let dialect = sharedDB.dialect
+        // `column = ?`, or `IS NULL` for a missing value: an index search on both engines.
+        func matches(_ column: String, _ value: String?) -> String { value == nil ? "\(column) IS NULL" : "\(column) = ?" }
+        let values = [profile.teamID, profile.applicationIdentifier].compactMap { $0 }.map(SQLValue.text)
         return try sharedDB.rows("""
             SELECT uuid FROM profiles
-            WHERE \(dialect.nullSafeEquals("team_id", "?")) AND \(dialect.nullSafeEquals("application_identifier", "?"))
+            WHERE \(matches("team_id", profile.teamID)) AND \(matches("application_identifier", profile.applicationIdentifier))
               AND kind = ? AND effective_expiration_date < ? AND platforms = ? AND uuid <> ?
-            """, [SQLValue(profile.teamID), SQLValue(profile.applicationIdentifier), .text(profile.kind.rawValue),
+            """, values + [.text(profile.kind.rawValue),
                   SQLValue(profile.effectiveExpirationDate), .text(JSONValue.strings(profile.platforms).serialized()),
                   .text(profile.uuid)])
             .contains { !insertedThisRun.contains($0.string("uuid") ?? "") }

@@ -449,6 +449,13 @@ CREATE INDEX builds_path ON builds (path, app_path);
 
 DROP INDEX files_path_one_host;
 """#),
+        Migration(id: 12, name: "supersession_nulls", sql: #"""
+-- 0012_supersession_nulls (issue 16): PostgreSQL's supersession index changes to expressions its
+-- queries can search (Migrations/postgresql/0012_supersession_nulls.sql). SQLite searches its own
+-- index (0003) for `a IS b` already; nothing changes here, and the engines' schema versions stay in
+-- step.
+SELECT 1;
+"""#),
     ]
 
     /// The PostgreSQL schema's migrations, from `Migrations/postgresql/`, in order.
@@ -696,6 +703,18 @@ CREATE TABLE certificate_der (
 -- changes here; the migration keeps the two engines' schema versions in step ("schema 11" is one
 -- model on both).
 SELECT 1;
+"""#),
+        Migration(id: 12, name: "supersession_nulls", sql: #"""
+-- Issue 16: "is this profile superseded?" is asked for every row `expiring`, `profiles` and `prune`
+-- print, matching team and application identifier NULL-safely. SQLite searches its supersession
+-- index for `a IS b`; PostgreSQL cannot search an index for `a IS NOT DISTINCT FROM b`, so each
+-- row scanned every profile (1M profiles: listings did not finish). The queries now spell it
+-- `coalesce(a, '') = coalesce(b, '') AND (a IS NULL) = (b IS NULL)` — the same rows, NULL still
+-- apart from '' — and this index holds exactly those expressions.
+DROP INDEX profiles_supersession;
+CREATE INDEX profiles_supersession
+    ON profiles (coalesce(team_id, ''), (team_id IS NULL), coalesce(application_identifier, ''),
+                 (application_identifier IS NULL), kind, effective_expiration_date, platforms, uuid);
 """#),
     ]
 }

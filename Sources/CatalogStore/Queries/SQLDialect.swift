@@ -46,11 +46,14 @@ enum SQLDialect: Sendable {
         "SELECT elements.value FROM \(jsonArrayTable(array, as: "elements"))"
     }
 
-    /// `a` equals `b`, NULL equal to NULL.
+    /// Text `a` equals text `b`, NULL equal to NULL (`a` and `b` are columns, not parameters).
+    /// PostgreSQL cannot search an index for `IS NOT DISTINCT FROM`, so there it is spelled as
+    /// equality of the expressions its supersession index holds (migration 0012): the supersession
+    /// search per row was a scan of every profile, and listings of 1M profiles did not finish.
     func nullSafeEquals(_ a: String, _ b: String) -> String {
         switch self {
         case .sqlite: return "\(a) IS \(b)"
-        case .postgreSQL: return "\(a) IS NOT DISTINCT FROM \(b)"
+        case .postgreSQL: return "coalesce(\(a), '') = coalesce(\(b), '') AND (\(a) IS NULL) = (\(b) IS NULL)"
         }
     }
 
