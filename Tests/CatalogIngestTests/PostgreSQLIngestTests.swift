@@ -163,6 +163,36 @@ struct PostgreSQLIngestTests {
         #expect(throws: StoreError.self) { _ = try Catalogue.openForWriting(path: database.url, host: "") }
     }
 
+    /// A host's ingest killed at any moment leaves none of its rows (the server rolls its
+    /// transaction back, and drops its lock with the session); the next run gives what a clean run
+    /// gives, whatever shared rows the killed one had committed.
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`)"))
+    func aKilledHostIngestThenRerunEqualsACleanRun() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.makeFixtureTree(copies: 2, profileVariants: 12)
+        let clean = try Database()
+        defer { clean.drop() }
+        #expect(try CatalogBinary.run(["ingest", tree, "--db", clean.url, "--host", "mac-a", "--quiet"]).status == 0)
+        let expected = try Self.contents(clean.url)
+        let total = try #require(try PostgreSQLConnection(clean.url).queryFirst("SELECT count(*) AS n FROM files")?.int("n"))
+        var random = SeededRandom(seed: 0xF1EE7)
+        for round in 0..<5 {
+            let writes = Int.random(in: 1...total, using: &random)
+            let label = "round \(round), kill after \(writes) of \(total) writes"
+            let database = try Database()
+            defer { database.drop() }
+            let killed = try CatalogBinary.run(["ingest", tree, "--db", database.url, "--host", "mac-a", "--quiet"],
+                                               environment: ["CATALOG_TEST_KILL_AFTER_WRITES": String(writes)])
+            #expect(killed.signalled && killed.status == SIGKILL, "\(label): not killed (status \(killed.status))")
+            let connection = try PostgreSQLConnection(database.url)
+            #expect(try connection.queryFirst("SELECT count(*) AS n FROM ingest_runs")?.int("n") == 0, "\(label)")
+            #expect(try connection.queryFirst("SELECT count(*) AS n FROM profile_locations")?.int("n") == 0, "\(label)")
+            let rerun = try CatalogBinary.run(["ingest", tree, "--db", database.url, "--host", "mac-a", "--quiet"])
+            #expect(rerun.status == 0, "\(label): \(rerun.stderr)")
+            #expect(try Self.contents(database.url) == expected, "\(label): differs from a clean run")
+        }
+    }
+
     /// `prune` removes files from the machine it runs on: on a fleet catalogue, only its own host's
     /// files are candidates and only its host's locations are marked removed.
     @Test func pruneTouchesOnlyItsOwnHostsFiles() throws {
