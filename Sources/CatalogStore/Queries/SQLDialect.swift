@@ -6,39 +6,39 @@ enum SQLDialect: Sendable {
     case sqlite
     case postgreSQL
 
+    /// SQLite's spelling or PostgreSQL's, whichever this dialect is.
+    private func pick<T>(_ sqlite: @autoclosure () -> T, _ postgreSQL: @autoclosure () -> T) -> T {
+        switch self {
+        case .sqlite: return sqlite()
+        case .postgreSQL: return postgreSQL()
+        }
+    }
+
     /// `column` equals the bound text ignoring ASCII case (SQLite's NOCASE; PostgreSQL's lower()
     /// indexes).
     func equalsIgnoringCase(_ column: String) -> String {
-        switch self {
-        case .sqlite: return "\(column) = ? COLLATE NOCASE"
-        case .postgreSQL: return "lower(\(column)) = lower(?)"
-        }
+        pick("\(column) = ? COLLATE NOCASE",
+             "lower(\(column)) = lower(?)")
     }
 
     /// `column` is one of the strings of the bound JSON array, ignoring ASCII case.
     func inJSONArrayIgnoringCase(_ column: String) -> String {
-        switch self {
-        case .sqlite: return "\(column) COLLATE NOCASE IN (SELECT value FROM json_each(?))"
-        case .postgreSQL: return "lower(\(column)) IN (SELECT lower(value) FROM json_array_elements_text(CAST(? AS json)))"
-        }
+        pick("\(column) COLLATE NOCASE IN (SELECT value FROM json_each(?))",
+             "lower(\(column)) IN (SELECT lower(value) FROM json_array_elements_text(CAST(? AS json)))")
     }
 
     /// The strings of a JSON array (a bound parameter `?` or a column) as a table named `alias`
     /// with one column, `value`: a FROM item.
     func jsonArrayTable(_ array: String, as alias: String) -> String {
-        switch self {
-        case .sqlite: return "json_each(\(array)) AS \(alias)"
-        case .postgreSQL: return "json_array_elements_text(CAST(\(array) AS json)) AS \(alias)(value)"
-        }
+        pick("json_each(\(array)) AS \(alias)",
+             "json_array_elements_text(CAST(\(array) AS json)) AS \(alias)(value)")
     }
 
     /// The members of a JSON object (a bound parameter `?`) whose values are strings, as a table
     /// named `alias` with columns `key` and `value`: a FROM item.
     func jsonObjectTable(_ object: String, as alias: String) -> String {
-        switch self {
-        case .sqlite: return "json_each(\(object)) AS \(alias)"
-        case .postgreSQL: return "json_each_text(CAST(\(object) AS json)) AS \(alias)(key, value)"
-        }
+        pick("json_each(\(object)) AS \(alias)",
+             "json_each_text(CAST(\(object) AS json)) AS \(alias)(key, value)")
     }
 
     /// The strings of a JSON array as a subquery, for `x IN (…)`.
@@ -51,42 +51,32 @@ enum SQLDialect: Sendable {
     /// equality of the expressions its supersession index holds (migration 0012): the supersession
     /// search per row was a scan of every profile, and listings of 1M profiles did not finish.
     func nullSafeEquals(_ a: String, _ b: String) -> String {
-        switch self {
-        case .sqlite: return "\(a) IS \(b)"
-        case .postgreSQL: return "coalesce(\(a), '') = coalesce(\(b), '') AND (\(a) IS NULL) = (\(b) IS NULL)"
-        }
+        pick("\(a) IS \(b)",
+             "coalesce(\(a), '') = coalesce(\(b), '') AND (\(a) IS NULL) = (\(b) IS NULL)")
     }
 
     /// `a` differs from `b`, NULL equal to NULL.
     func nullSafeDiffers(_ a: String, _ b: String) -> String {
-        switch self {
-        case .sqlite: return "\(a) IS NOT \(b)"
-        case .postgreSQL: return "\(a) IS DISTINCT FROM \(b)"
-        }
+        pick("\(a) IS NOT \(b)",
+             "\(a) IS DISTINCT FROM \(b)")
     }
 
     /// The later of two non-NULL values (ISO-8601 dates compare as text): SQLite's scalar max().
     func later(_ a: String, _ b: String) -> String {
-        switch self {
-        case .sqlite: return "max(\(a), \(b))"
-        case .postgreSQL: return "GREATEST(\(a), \(b))"
-        }
+        pick("max(\(a), \(b))",
+             "GREATEST(\(a), \(b))")
     }
 
     /// The earlier of two non-NULL values.
     func earlier(_ a: String, _ b: String) -> String {
-        switch self {
-        case .sqlite: return "min(\(a), \(b))"
-        case .postgreSQL: return "LEAST(\(a), \(b))"
-        }
+        pick("min(\(a), \(b))",
+             "LEAST(\(a), \(b))")
     }
 
     /// `column` contains the bound text, ignoring ASCII case.
     func containsIgnoringCase(_ column: String) -> String {
-        switch self {
-        case .sqlite: return "instr(lower(\(column)), lower(?)) > 0"
-        case .postgreSQL: return "strpos(lower(\(column)), lower(?)) > 0"
-        }
+        pick("instr(lower(\(column)), lower(?)) > 0",
+             "strpos(lower(\(column)), lower(?)) > 0")
     }
 
     /// An entitlement row `e` whose JSON value is the bound literal or quoted string (parameters:
@@ -142,10 +132,8 @@ enum SQLDialect: Sendable {
 
     /// `LIMIT` for at most `limit` rows, or all of them: the parameter to bind.
     func limit(_ limit: Int?) -> SQLValue {
-        switch self {
-        case .sqlite: return .integer(Int64(limit ?? -1))
-        case .postgreSQL: return limit.map { .integer(Int64($0)) } ?? .null
-        }
+        pick(SQLValue.integer(Int64(limit ?? -1)),
+             limit.map { SQLValue.integer(Int64($0)) } ?? .null)
     }
 
     /// `sql` with named parameters (`:name`, as SQLite binds them) numbered PostgreSQL's way (`$N`,
