@@ -35,6 +35,25 @@ import Testing
         }
     }
 
+    /// `--host` on a SQLite catalogue: the unnamed host and a named one (any case, stored lowercase)
+    /// each keep their own rows of the same paths, and a run marks removed only its own host's.
+    @Test func hostsOfOneSQLiteCatalogueKeepTheirOwnRows() throws {
+        let folder = try Folder()
+        let tree = try folder.copy(CatalogProcess.fixtures + "/profiles", to: "profiles")
+        #expect(try folder.run(["ingest", tree, "--quiet"]).status == 0)
+        #expect(try folder.run(["ingest", tree, "--quiet", "--host", "Mac-B"]).status == 0)
+        let runs = try folder.records(["runs"])
+        #expect(runs.map { $0["host"] as? String } == ["mac-b", nil], "\(runs)")
+        let gone = tree + "/bare-plist.mobileprovision"
+        try FileManager.default.removeItem(atPath: gone)
+        #expect(try folder.run(["ingest", tree, "--quiet", "--host", "mac-b"]).status == 0)
+        let removedOnB = try folder.records(["profiles", "--removed", "--host", "mac-b"])
+        #expect(removedOnB.map { $0["uuid"] as? String } == ["46108860-2000-4050-A219-2B0579857204"], "\(gone): \(removedOnB)")
+        // The unnamed host still has it: its rows were not touched by mac-b's run.
+        #expect(try folder.records(["profiles", "--removed"]).isEmpty)
+        #expect(try folder.run(["ingest", tree, "--quiet", "--host", " "]).status == 64)
+    }
+
     @Test func aMissingRootExits1AfterIngestingTheOthers() throws {
         let folder = try Folder()
         let good = try folder.copy(CatalogProcess.fixtures + "/profiles", to: "good")
