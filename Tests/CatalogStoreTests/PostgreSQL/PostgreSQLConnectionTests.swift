@@ -17,6 +17,32 @@ struct PostgreSQLConnectionTests {
         #expect(!connection.isInTransaction)
     }
 
+    /// A query whose client has gone stops on the server within seconds (PostgreSQL 14 and later).
+    @Test func theServerChecksTheClientIsStillThere() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        let interval = try connection.queryFirst("SELECT current_setting('client_connection_check_interval', true) AS v")?.string("v")
+        #expect(connection.serverVersion < 140_000 ? interval == nil : interval == "5s")
+    }
+
+    // MARK: Prepared statements
+
+    /// A statement run again is prepared on the server and gives the same rows; a statement that
+    /// fails to prepare fails as running it would.
+    @Test func aStatementRunTwiceIsPreparedAndAnswersTheSame() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        for value in 1...4 {
+            #expect(try connection.queryFirst("SELECT $1::int + 1 AS n", [.integer(Int64(value))])?.int("n") == value + 1)
+        }
+        #expect(try connection.queryFirst("SELECT count(*) AS n FROM pg_prepared_statements")?.int("n") == 1)
+        for _ in 0..<2 {
+            #expect(throws: PostgreSQLError.self) { try connection.execute("SELECT * FROM no_such_table") }
+        }
+    }
+
     @Test func aFailedConnectionIsAConnectionFailureWithoutThePassword() throws {
         let secret = "t0p%40s3cret"
         let url = "postgresql://catalog_admin:\(secret)@/nowhere?host=/nonexistent-catalog-socket-folder"
