@@ -347,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fleet-only", action="store_true",
                     help="only the fleet step (and the query catalogue it loads): no floors, baseline, single ingests")
     ap.add_argument("--fleet-hosts", type=int, default=8, help="concurrent hosts in the fleet step (default 8)")
+    ap.add_argument("--fleet-query-timeout", type=float, default=60.0,
+                    help="seconds before a fleet query run is stopped and reported as timed out (default 60)")
     args = ap.parse_args(argv)
     if args.archives is None:
         args.archives = args.apps // 10
@@ -574,7 +576,8 @@ def run_fleet(args, catalog: str, tree: str, files: int, total_bytes: int, qdb: 
             steps.append({"step": "fleet: COPY 1M into PG", "files": 0, "bytes": os.path.getsize(qdb),
                           "wall_s": load["load_s"], "peak_rss_mb": 0.0, "rc": 0,
                           "database_bytes": load["database_bytes"]})
-            result["queries"] = fleet.fleet_queries(catalog, qdb, url, query_values(qdb), args.runs, run_dir, repeat)
+            result["queries"] = fleet.fleet_queries(catalog, qdb, url, query_values(qdb), args.runs, run_dir,
+                                                     args.fleet_query_timeout)
     except (RuntimeError, OSError, subprocess.SubprocessError) as e:
         result["error"] = str(e)
         notes.append(f"fleet step failed: {e}")
@@ -621,8 +624,9 @@ def print_fleet(f: dict) -> None:
             if "host_skipped" in q:
                 status += " (--host: not in this binary)"
             ratio = f"{q['ratio']:.2f}x" if "ratio" in q else "-"
-            host_ms = f"{h['wall_s'] * 1000:.1f}" if h and not h.get("rc") else "-"
-            print(f"{q['query']:<24} {s['wall_s'] * 1000:>10.1f} {p['wall_s'] * 1000:>8.1f} {ratio:>10} {host_ms:>13}  {status}")
+            def ms(x):
+                return f"{x['wall_s'] * 1000:.1f}" if x and "wall_s" in x and not x.get("rc") else "-"
+            print(f"{q['query']:<24} {ms(s):>10} {ms(p):>8} {ratio:>10} {ms(h):>13}  {status}")
     elif f.get("queries_skipped"):
         print(f"  queries skipped: {f['queries_skipped']}")
 

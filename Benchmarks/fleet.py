@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -330,7 +331,9 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
                 # Rows arrive table by table (SQLite's creation order is parents first anyway); skip
                 # the per-row foreign-key triggers, as PostgreSQLQueriesTests.copy does.
                 script.write("SET LOCAL session_replication_role = replica;\n")
-            writer = csv.writer(script, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+            # NULL is an unquoted \N (each SQL NULL is selected as the text \N): the csv module
+            # writes None and '' alike.
+            writer = csv.writer(script, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
             for table in tables:
                 sqlite_cols = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
                 columns = [(c, t) for c, t in pg_columns.get(table, []) if c in sqlite_cols]
@@ -340,13 +343,13 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
                 select = []
                 for c, t in columns:
                     if t == "bytea":
-                        select.append(f"CASE WHEN {c} IS NULL THEN NULL ELSE '\\x' || hex({c}) END")
+                        select.append(f"CASE WHEN {c} IS NULL THEN '\\N' ELSE '\\x' || hex({c}) END")
                     elif c == "host":
                         key = "coalesce(parent_build_id, id)" if "parent_build_id" in names else ("id" if "id" in names else "0")
                         select.append(f"CASE WHEN host = '' THEN 'host-' || (({key}) % {hosts} + 1) ELSE host END")
                     else:
-                        select.append(c)
-                script.write(f"COPY {table} ({', '.join(c for c, _ in columns)}) FROM STDIN (FORMAT csv);\n")
+                        select.append(f"coalesce({c}, '\\N')")
+                script.write(f"COPY {table} ({', '.join(c for c, _ in columns)}) FROM STDIN (FORMAT csv, NULL '\\N');\n")
                 cursor = con.execute(f"SELECT {', '.join(select)} FROM {table}")
                 count = 0
                 while True:
@@ -380,7 +383,31 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
                  "database_bytes": size, "superuser_copy": superuser}
 
 
-def fleet_queries(catalog: str, qdb: str, pg_url: str, values: dict, runs: int, run_dir: str, repeat) -> list[dict]:
+def timed_runs(cmd: list[str], runs: int, timeout: float, out_path: str) -> dict:
+    """The median wall time of `runs` runs of cmd (stdout to out_path), each killed after `timeout`
+    seconds: a query that does not finish in time is reported as such, and not run again."""
+    walls = []
+    for _ in range(runs):
+        with open(out_path, "wb") as out, tempfile.TemporaryFile() as err:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            try:
+                rc = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                return {"rc": -9, "timed_out": True, "error": f"timed out after {timeout:g} s", "runs": len(walls)}
+            walls.append(time.perf_counter() - t0)
+            if rc != 0:
+                err.seek(0)
+                tail = err.read()[-2000:].decode("utf-8", "replace").strip()
+                return {"rc": rc, "error": tail.splitlines()[-1] if tail else f"exit status {rc}", "runs": len(walls)}
+    return {"rc": 0, "wall_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls), "runs": runs,
+            "output_bytes": os.path.getsize(out_path)}
+
+
+def fleet_queries(catalog: str, qdb: str, pg_url: str, values: dict, runs: int, run_dir: str,
+                  timeout: float) -> list[dict]:
     """Each query command as a whole process on the SQLite file and on PostgreSQL (median of runs),
     and with `--host host-3` on PostgreSQL where the command has the option."""
     plan = [("expiring --days 30", ["expiring", "--days", "30"], True),
@@ -397,16 +424,13 @@ def fleet_queries(catalog: str, qdb: str, pg_url: str, values: dict, runs: int, 
             continue
         row: dict = {"query": label, "args": sub}
         for engine, db in (("sqlite", qdb), ("postgresql", pg_url)):
-            cmd = [catalog] + sub + ["--db", db, "--json"]
             log(f"fleet query {label} on {engine}")
-            r = repeat(cmd, runs, out_path)
-            row[engine] = {k: r[k] for k in ("wall_s", "min_s", "max_s", "rc", "output_bytes", "error") if k in r}
+            row[engine] = timed_runs([catalog] + sub + ["--db", db, "--json"], runs, timeout, out_path)
         command = sub[0]
         if supports_option(catalog, command, "--host"):
-            cmd = [catalog] + sub + ["--host", "host-3", "--db", pg_url, "--json"]
             log(f"fleet query {label} --host host-3 on postgresql")
-            r = repeat(cmd, runs, out_path)
-            row["postgresql_host"] = {k: r[k] for k in ("wall_s", "min_s", "max_s", "rc", "output_bytes", "error") if k in r}
+            row["postgresql_host"] = timed_runs([catalog] + sub + ["--host", "host-3", "--db", pg_url, "--json"],
+                                                runs, timeout, out_path)
         else:
             row["host_skipped"] = f"`catalog {command}` has no --host option in this binary"
         s, p = row["sqlite"], row["postgresql"]
