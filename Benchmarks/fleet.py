@@ -164,7 +164,7 @@ def supports_option(catalog: str, command: str, option: str) -> bool:
         proc = subprocess.run([catalog, command, "--help"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return False
-    return re.search(rf"(^|[\s,\[]){re.escape(option)}\b", proc.stdout + proc.stderr) is not None
+    return re.search(rf"(^|[\s,\[]){re.escape(option)}(?![\w-])", proc.stdout + proc.stderr) is not None
 
 
 # MARK: - (a) and (b): concurrent ingests
