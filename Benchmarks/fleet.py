@@ -350,16 +350,9 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
                     else:
                         select.append(f"coalesce({c}, '\\N')")
                 script.write(f"COPY {table} ({', '.join(c for c, _ in columns)}) FROM STDIN (FORMAT csv, NULL '\\N');\n")
-                cursor = con.execute(f"SELECT {', '.join(select)} FROM {table}")
-                count = 0
-                while True:
-                    batch = cursor.fetchmany(10_000)
-                    if not batch:
-                        break
-                    writer.writerows(batch)
-                    count += len(batch)
+                writer.writerows(con.execute(f"SELECT {', '.join(select)} FROM {table}"))
                 script.write("\\.\n")
-                rows[table] = count
+                rows[table] = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
             # Identities continue after the copied ids, as if the rows had been inserted.
             for table, columns in pg_columns.items():
                 if ("id", "bigint") in columns and table in rows:
