@@ -318,6 +318,10 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
         table, column, data_type = line.split("|")
         pg_columns.setdefault(table, []).append((column, data_type))
     superuser = server.query(url, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user") == "t"
+    # Secondary indexes (not those behind keys) are built once after the rows are in, not row by row.
+    indexes = [line.split("|", 1) for line in server.query(url, """
+        SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()
+        AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY indexname""").splitlines() if line]
     rows: dict[str, int] = {}
     # One psql session reads the script and every table's rows from a pipe, while this process
     # writes them: the export and the load overlap.
@@ -331,6 +335,9 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
                 # Rows arrive table by table (SQLite's creation order is parents first anyway); skip
                 # the per-row foreign-key triggers, as PostgreSQLQueriesTests.copy does.
                 script.write("SET LOCAL session_replication_role = replica;\n")
+            script.write("SET LOCAL maintenance_work_mem = '256MB';\n")
+            for name, _ in indexes:
+                script.write(f"DROP INDEX {name};\n")
             # NULL is an unquoted \N (each SQL NULL is selected as the text \N): the csv module
             # writes None and '' alike.
             writer = csv.writer(script, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
@@ -353,6 +360,8 @@ def load_query_catalogue(server: PostgresServer, qdb: str, hosts: int, run_dir: 
                 writer.writerows(con.execute(f"SELECT {', '.join(select)} FROM {table}"))
                 script.write("\\.\n")
                 rows[table] = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for _, definition in indexes:
+                script.write(definition + ";\n")
             # Identities continue after the copied ids, as if the rows had been inserted.
             for table, columns in pg_columns.items():
                 if ("id", "bigint") in columns and table in rows:
