@@ -599,9 +599,10 @@ def print_fleet(f: dict) -> None:
         one = ingest.get("one_host_rows")
         if rows and one:
             shared = ", ".join(f"{t} {rows['shared'][t]:,} (one host {one[t]:,})" for t in rows["shared"])
+            hosts = f["hosts"]
             per_host = ", ".join(f"{t} {sum(v for k, v in c.items() if k != 'unexpected hosts'):,} "
-                                 f"(one host {one[t]:,})" for t, c in rows["per_host"].items())
-            print(f"  rows after: shared {shared}; per host, all hosts together: {per_host}")
+                                 f"({hosts} × {one[t]:,} = {hosts * one[t]:,})" for t, c in rows["per_host"].items())
+            print(f"  rows after: shared {shared}; per host (all hosts together): {per_host}")
         for m in ingest.get("row_mismatches", []):
             print(f"  MISMATCH: {m}")
         ratio = ingest.get("throughput_ratio")
