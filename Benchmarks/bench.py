@@ -623,7 +623,7 @@ def print_fleet(f: dict) -> None:
                         if x.get("rc")]
             status = "; ".join(problems) or "ok"
             if "host_skipped" in q:
-                status += " (--host: not in this binary)"
+                status += " (no --host option)"
             ratio = f"{q['ratio']:.2f}x" if "ratio" in q else "-"
             def ms(x):
                 return f"{x['wall_s'] * 1000:.1f}" if x and "wall_s" in x and not x.get("rc") else "-"
