@@ -298,13 +298,28 @@ package final class CatalogWriter {
     /// caller on a decoding thread; made here when not given.
     package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false,
                                compact: CompactPlist.Encoded? = nil) throws -> ProfileChange {
-        try writingShared { try writeProfile(profile, at: now, rewrite: rewrite, compact: compact) }
+        // Most profiles a fleet's hosts meet are catalogued already, unchanged: no transaction for them.
+        let stored = try storedSHA256(profile.uuid)
+        if stored == profile.sha256, !rewrite {
+            try touchProfile(profile.uuid, at: now)
+            return .unchanged
+        }
+        return try writingShared {
+            // Another host may have written it since (PostgreSQL): read it again inside.
+            let existing = sharedConnection == nil ? stored : try storedSHA256(profile.uuid)
+            return try writeProfile(profile, existing: existing, at: now, rewrite: rewrite, compact: compact)
+        }
     }
 
-    private func writeProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool,
+    /// The content hash of the catalogued profile `uuid`; nil when there is none.
+    private func storedSHA256(_ uuid: String) throws -> String? {
+        try sharedDB.firstRow("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(uuid)])?.string("sha256")
+    }
+
+    /// `existing`: the catalogued profile's content hash, nil when it is new.
+    private func writeProfile(_ profile: ProvisioningProfile, existing: String?, at now: Date, rewrite: Bool,
                               compact: CompactPlist.Encoded?) throws -> ProfileChange {
-        let existing = try sharedDB.firstRow("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(profile.uuid)])
-        if let existing, existing.string("sha256") == profile.sha256, !rewrite {
+        if existing == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
