@@ -1,3 +1,4 @@
+import CatalogStore
 import CatalogTestSupport
 import Foundation
 import Testing
@@ -69,13 +70,46 @@ import Testing
         }
     }
 
-    /// The first ```cron block of the README: `NAME=value` lines and jobs (five time fields, then
-    /// the command). A line ending in `\` is refused: cron does not join lines.
-    static func readmeCrontab() throws -> (variables: [(String, String)], jobs: [String]) {
+    /// The README's fleet crontab (a build host ingesting into the PostgreSQL catalogue), run as cron
+    /// runs it against the test server with its `$HOME` folders made from the fixtures: silent, exit 0,
+    /// and the runs are the named host's.
+    @Test(.enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
+    func readmeFleetCronLineIngestsAsItsHost() throws {
+        let crontab = try Self.readmeCrontab(fence: "```crontab\n")
+        #expect(crontab.jobs.count == 1 && crontab.variables.map(\.0).sorted() == ["CATALOG_DB", "CATALOG_HOST"])
+        let server = try #require(PostgresTestServer.url, "PostgreSQL tests are required here: \(PostgresTestServer.unavailableReason)")
+        let name = "catalog_cron_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try PostgreSQLConnection(server)
+        try admin.execute("CREATE DATABASE \(name)")
+        defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        let url = PostgresTestServer.replacingDatabase(in: server, with: name)
+        let home = TestPaths.temporary + "catalog-fleet-cron-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/Library/Developer/Xcode/Archives", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home + "/Library/MobileDevice", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/profiles",
+                                         toPath: home + "/Library/MobileDevice/Provisioning Profiles")
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": home, "SHELL": "/bin/sh"]
+        for (variable, value) in crontab.variables {
+            // The README's server is the test server; the host name stays as written.
+            environment[variable] = variable == "CATALOG_DB" ? url : value
+        }
+        let job = crontab.jobs[0].replacingOccurrences(of: "/usr/local/bin/catalog", with: CatalogProcess.executable)
+        let (status, printed) = try CatalogProcess.runAsScheduled("/bin/sh", ["-c", job], environment: environment)
+        #expect(status == 0 && printed.isEmpty, "cron would mail this: \(printed)")
+        let host = crontab.variables.first { $0.0 == "CATALOG_HOST" }?.1 ?? ""
+        let hosts = try PostgreSQLConnection(url).query("SELECT DISTINCT host FROM profile_locations").compactMap { $0.string("host") }
+        #expect(hosts == [host])
+    }
+
+    /// The first ```cron block of the README (or the first block opened by `fence`): `NAME=value`
+    /// lines and jobs (five time fields, then the command). A line ending in `\` is refused: cron
+    /// does not join lines.
+    static func readmeCrontab(fence: String = "```cron\n") throws -> (variables: [(String, String)], jobs: [String]) {
         let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "```cron\n"),
+        guard let start = readme.range(of: fence),
               let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex) else {
-            Issue.record("README.md has no ```cron block")
+            Issue.record("README.md has no \(fence) block")
             return ([], [])
         }
         var variables: [(String, String)] = []
