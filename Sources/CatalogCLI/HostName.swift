@@ -17,8 +17,8 @@ enum HostName {
         CatalogueEngine(name).isPostgreSQL ? thisMachine : ""
     }
 
-    /// `--host` or `$CATALOG_HOST` as given, checked: a name is not empty and holds no whitespace or
-    /// control characters (it is printed in tables and matched exactly).
+    /// `--host` or `$CATALOG_HOST` as given, checked and lowercased: a name is not empty and holds no
+    /// whitespace or control characters (it is printed in tables and keys the host's rows).
     static func given(_ arguments: ParsedArguments, _ environment: [String: String]) throws -> String? {
         if let name = arguments.value("host") { return try checked(name, from: "--host") }
         if let name = environment["CATALOG_HOST"], !name.isEmpty { return try checked(name, from: "CATALOG_HOST") }

@@ -52,7 +52,7 @@ package final class Catalogue {
     /// folder is created when missing; or a PostgreSQL database (`postgresql://…`), migrated, with
     /// `host`'s ingest lock held until this catalogue is released. A second writer (of the same host,
     /// on PostgreSQL) waits up to `busyTimeout` seconds for the first — `onWait` is called once when
-    /// it starts waiting there — then fails with `StoreError.busy`.
+    /// it starts waiting there — then fails with `StoreError.busy` (SQLite) or `.hostBusy` (PostgreSQL).
     package static func openForWriting(path name: String, host: String = "", mustExist: Bool = false,
                                        busyTimeout: Double = 120, onWait: () -> Void = {}) throws -> Catalogue {
         switch CatalogueEngine(name) {
