@@ -52,6 +52,11 @@ import Testing
         // The unnamed host still has it: its rows were not touched by mac-b's run.
         #expect(try folder.records(["profiles", "--removed"]).isEmpty)
         #expect(try folder.run(["ingest", tree, "--quiet", "--host", " "]).status == 64)
+        // stats lists each host's runs and last successful ingest.
+        let stats = try CatalogProcess.json(try folder.run(["stats", "--json"]).stdout) as? [String: Any]
+        let hosts = stats?["hosts"] as? [[String: Any]] ?? []
+        #expect(hosts.map { $0["host"] as? String } == [nil, "mac-b"], "\(hosts)")
+        #expect(hosts.map { $0["runs"] as? Int } == [1, 2] && hosts.allSatisfy { $0["last_status"] as? String == "ok" })
     }
 
     @Test func aMissingRootExits1AfterIngestingTheOthers() throws {

@@ -72,6 +72,7 @@ import Testing
             "show.renewals[]": Self.objects(show["renewals"]),
             "stats": [stats],
             "stats.last_run": Self.objects(stats["last_run"]),
+            "stats.hosts": Self.objects(stats["hosts"]),
             "decode profile": [decodedProfile] + decodedBuilds.flatMap { Self.objects($0["profile"]) },
             "decode profile.certificates[]": Self.objects(decodedProfile["certificates"]),
             "decode profile.undecodable_certificates[]": Self.objects(undecodable["undecodable_certificates"]),

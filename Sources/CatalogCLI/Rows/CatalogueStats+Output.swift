@@ -32,6 +32,15 @@ extension CatalogueStats {
             } ?? .null),
             ("last_successful_ingest", .optional(lastSuccessfulIngest)),
             ("age_seconds", .optional(lastSuccessfulIngest.map { Int(now.timeIntervalSince($0).rounded(.down)) })),
+            ("hosts", .array(hosts.map { host in
+                .object([
+                    ("host", .optional(host.host)),
+                    ("runs", .int(Int64(host.runs))),
+                    ("last_status", .string(host.lastStatus.rawValue)),
+                    ("last_successful_ingest", .optional(host.lastSuccessfulIngest)),
+                    ("age_seconds", .optional(host.lastSuccessfulIngest.map { Int(now.timeIntervalSince($0).rounded(.down)) })),
+                ])
+            })),
         ])
     }
 }

@@ -127,6 +127,22 @@ extension CatalogQueries {
             removedBuilds: try count("SELECT count(*) AS n FROM builds WHERE removed_at IS NOT NULL"),
             runs: try count("SELECT count(*) AS n FROM ingest_runs"),
             lastRun: last,
-            lastSuccessfulIngest: try lastSuccessfulIngest())
+            lastSuccessfulIngest: try lastSuccessfulIngest(),
+            hosts: try hostIngests())
+    }
+
+    /// Each host's runs, by host name (the unnamed host '' first).
+    func hostIngests() throws -> [CatalogueStats.HostIngests] {
+        try db.rows("""
+            SELECT r.host, count(*) AS runs,
+                   max(CASE WHEN r.status = 'ok' THEN r.finished_at END) AS last_successful_ingest,
+                   (SELECT n.status FROM ingest_runs n WHERE n.host = r.host ORDER BY n.id DESC LIMIT 1) AS last_status
+            FROM ingest_runs r GROUP BY r.host ORDER BY r.host
+            """).map { row in
+            CatalogueStats.HostIngests(
+                host: row.string("host").flatMap { $0.isEmpty ? nil : $0 }, runs: row.int("runs") ?? 0,
+                lastStatus: try row.value("last_status", as: RunStatus.self),
+                lastSuccessfulIngest: row.string("last_successful_ingest").flatMap(SQLDate.date(from:)))
+        }
     }
 }

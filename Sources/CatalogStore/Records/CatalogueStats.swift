@@ -18,6 +18,19 @@ package struct CatalogueStats: Sendable, Equatable {
     package var lastRun: LastRun?
     /// When the last `ok` run finished; every answer is as old as that.
     package var lastSuccessfulIngest: Date?
+    /// Each host that has run an ingest, by name: which build host of a fleet stopped ingesting.
+    package var hosts: [HostIngests] = []
+
+    /// One host's ingest runs.
+    package struct HostIngests: Sendable, Equatable {
+        /// nil for a SQLite catalogue's unnamed host ('').
+        package var host: String?
+        package var runs: Int
+        /// The status of its newest run.
+        package var lastStatus: RunStatus
+        /// When its last `ok` run finished.
+        package var lastSuccessfulIngest: Date?
+    }
 
     /// The newest run, whatever its status.
     package struct LastRun: Sendable, Equatable {
