@@ -126,7 +126,8 @@ package final class Catalogue {
     }
 
     /// One ingest run: on SQLite the connection set up for a large write (each platform's sync),
-    /// then `body` in one IMMEDIATE transaction — all of it is stored or none. SQLite's busy, full
+    /// then `body` in one IMMEDIATE transaction — all of it is stored or none; into an empty
+    /// catalogue the secondary indexes are built once at the end of it. SQLite's busy, full
     /// and read-only failures come out as `StoreError.busy`, `.diskFull` and `.readOnly`. On
     /// PostgreSQL the host's rows are one transaction; shared rows are committed as they are
     /// written (``CatalogWriter``).
@@ -135,7 +136,12 @@ package final class Catalogue {
         case .sqlite(let connection):
             do {
                 try connection.configureForIngestRun()
-                return try connection.transaction(.immediate, body)
+                return try connection.transaction(.immediate) {
+                    let deferred = try connection.dropSecondaryIndexesIfEmpty()
+                    let result = try body()
+                    try connection.createIndexes(deferred)
+                    return result
+                }
             } catch let error as SQLiteError {
                 throw StoreError.mapping(error, path: path)
             }

@@ -1,0 +1,48 @@
+import CatalogTestSupport
+import Foundation
+import Testing
+@testable import CatalogStore
+
+/// A first ingest builds the secondary indexes once, after the rows (issue 15): the catalogue it
+/// leaves has exactly the schema a migrated catalogue has, and a first ingest killed half way leaves
+/// the indexes it dropped in place (the drop was part of the rolled-back transaction).
+@Suite struct DeferredIndexTests {
+    /// Every table and index definition, by name.
+    static func schema(_ path: String) throws -> [[SQLValue]] {
+        try Connection(path: path, readOnly: true, wal: false)
+            .query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").map(\.values)
+    }
+
+    @Test func aFirstIngestLeavesTheSchemaAMigratedCatalogueHas() throws {
+        let scratch = try Scratch()
+        let migrated = scratch.file("migrated.sqlite")
+        _ = try Connection.openCatalogue(path: migrated)
+        let ingested = scratch.file("ingested.sqlite")
+        let report = try ingest([try scratch.copyFixtures()], db: ingested)
+        #expect(report.profilesNew > 20)
+        let expected = try Self.schema(migrated)
+        #expect(expected.contains { $0.first == .text("index") && $0[1] == .text("profiles_supersession") })
+        #expect(try Self.schema(ingested) == expected)
+        // The indexes are used again once built: a lookup by team is an index search.
+        let plan = try Connection(path: ingested, readOnly: true, wal: false)
+            .query("EXPLAIN QUERY PLAN SELECT uuid FROM profiles WHERE team_id = 'X'")
+        #expect(plan.contains { ($0.string("detail") ?? "").hasPrefix("SEARCH profiles USING") }, "\(plan)")
+    }
+
+    @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`)"))
+    func aKilledFirstIngestLeavesTheIndexesInPlace() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.makeFixtureTree(copies: 1, profileVariants: 10)
+        let migrated = scratch.file("migrated.sqlite")
+        _ = try Connection.openCatalogue(path: migrated)
+        for writes in [1, 25] {
+            let db = scratch.file("killed-\(writes).sqlite")
+            try FileManager.default.copyItem(atPath: migrated, toPath: db)
+            let killed = try CatalogBinary.run(["ingest", tree, "--db", db, "--quiet"],
+                                               environment: ["CATALOG_TEST_KILL_AFTER_WRITES": String(writes)])
+            #expect(killed.signalled && killed.status == SIGKILL, "not killed after \(writes) writes (status \(killed.status))")
+            _ = try Connection(path: db, readOnly: false, wal: false)  // recovers the WAL, as the next ingest would
+            #expect(try Self.schema(db) == Self.schema(migrated), "killed after \(writes) writes")
+        }
+    }
+}
