@@ -159,6 +159,12 @@ struct PostgreSQLIngestTests {
         }
         // Nor is the same host once the first has gone.
         try Self.ingest([tree], url: database.url, host: "mac-a")
+        // prune into a database that holds no catalogue says so, and creates none.
+        let empty = try Database()
+        defer { empty.drop() }
+        let prune = try CatalogProcess.run(["prune", tree, "--db", empty.url, "--host", "mac-a", "--apply"])
+        #expect(prune.status == 1 && prune.stderr.contains("no catalogue"), "\(prune.stderr)")
+        #expect(try PostgreSQLConnection(empty.url).queryFirst("SELECT count(*) AS n FROM pg_tables WHERE schemaname = 'public'")?.int("n") == 0)
         // A PostgreSQL catalogue needs a host name to be written.
         #expect(throws: StoreError.self) { _ = try Catalogue.openForWriting(path: database.url, host: "") }
     }
