@@ -140,10 +140,58 @@ enum SQLDialect: Sendable {
     /// in order of first use), and the values in that order. A cast (`::type`) and quoted text are
     /// copied as they are; a name missing from `values` is an error (SQLSTATE 42P02).
     static func numberedNames(_ sql: String, _ values: [String: SQLValue]) throws -> (String, [SQLValue]) {
-        var out = ""
-        out.reserveCapacity(sql.utf8.count + 16)
         var numbers: [String: Int] = [:]
         var ordered: [SQLValue] = []
+        func isNameCharacter(_ character: Character, first: Bool) -> Bool {
+            character == "_" || (character.isASCII && (character.isLetter || (!first && character.isNumber)))
+        }
+        let out = try rewritingParameters(sql) { character, previous, index in
+            guard character == ":", previous != ":", index < sql.endIndex, isNameCharacter(sql[index], first: true) else {
+                return nil
+            }
+            var name = ":"
+            while index < sql.endIndex, isNameCharacter(sql[index], first: false) {
+                name.append(sql[index])
+                index = sql.index(after: index)
+            }
+            if let known = numbers[name] { return "$\(known)" }
+            guard let value = values[name] else {
+                throw PostgreSQLError(sqlState: "42P02", message: "no value for parameter \(name)", sql: sql)
+            }
+            ordered.append(value)
+            numbers[name] = ordered.count
+            return "$\(ordered.count)"
+        }
+        return (out, ordered)
+    }
+
+    /// `sql` with SQLite's parameters (`?`, `?NNN`) numbered PostgreSQL's way (`$N`), as SQLite
+    /// numbers them: `?NNN` is parameter NNN, a bare `?` one more than the largest so far. Quoted
+    /// text ('…', "…") is copied as it is.
+    static func numberedPlaceholders(_ sql: String) -> String {
+        var largest = 0
+        return rewritingParameters(sql) { character, _, index in
+            guard character == "?" else { return nil }
+            var digits = ""
+            while index < sql.endIndex, sql[index].isASCII, sql[index].isNumber {
+                digits.append(sql[index])
+                index = sql.index(after: index)
+            }
+            let number = Int(digits) ?? largest + 1
+            largest = max(largest, number)
+            return "$\(number)"
+        }
+    }
+
+    /// `sql` copied with each parameter outside quoted text ('…', "…") rewritten: `parameter` gets
+    /// each such character, the one before it and the index after it; it returns the text that
+    /// replaces the parameter (having moved `index` past it), or nil to copy the character.
+    private static func rewritingParameters(
+        _ sql: String,
+        _ parameter: (_ character: Character, _ previous: Character, _ index: inout String.Index) throws -> String?
+    ) rethrows -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 16)
         var quote: Character?
         var previous: Character = " "
         var index = sql.startIndex
@@ -154,73 +202,14 @@ enum SQLDialect: Sendable {
             if let open = quote {
                 out.append(character)
                 if character == open { quote = nil }
-                continue
-            }
-            if character == "'" || character == "\"" {
+            } else if character == "'" || character == "\"" {
                 quote = character
                 out.append(character)
-                continue
-            }
-            guard character == ":", previous != ":", index < sql.endIndex,
-                  sql[index] == "_" || (sql[index].isASCII && sql[index].isLetter) else {
-                out.append(character)
-                continue
-            }
-            var name = ":"
-            while index < sql.endIndex, sql[index] == "_" || (sql[index].isASCII && (sql[index].isLetter || sql[index].isNumber)) {
-                name.append(sql[index])
-                index = sql.index(after: index)
-            }
-            let number: Int
-            if let known = numbers[name] {
-                number = known
+            } else if let replacement = try parameter(character, previous, &index) {
+                out += replacement
             } else {
-                guard let value = values[name] else {
-                    throw PostgreSQLError(sqlState: "42P02", message: "no value for parameter \(name)", sql: sql)
-                }
-                ordered.append(value)
-                number = ordered.count
-                numbers[name] = number
-            }
-            out += "$\(number)"
-        }
-        return (out, ordered)
-    }
-
-    /// `sql` with SQLite's parameters (`?`, `?NNN`) numbered PostgreSQL's way (`$N`), as SQLite
-    /// numbers them: `?NNN` is parameter NNN, a bare `?` one more than the largest so far. Quoted
-    /// text ('…', "…") is copied as it is.
-    static func numberedPlaceholders(_ sql: String) -> String {
-        var out = ""
-        out.reserveCapacity(sql.utf8.count + 16)
-        var largest = 0
-        var quote: Character?
-        var index = sql.startIndex
-        while index < sql.endIndex {
-            let character = sql[index]
-            index = sql.index(after: index)
-            if let open = quote {
                 out.append(character)
-                if character == open { quote = nil }
-                continue
             }
-            if character == "'" || character == "\"" {
-                quote = character
-                out.append(character)
-                continue
-            }
-            guard character == "?" else {
-                out.append(character)
-                continue
-            }
-            var digits = ""
-            while index < sql.endIndex, sql[index].isASCII, sql[index].isNumber {
-                digits.append(sql[index])
-                index = sql.index(after: index)
-            }
-            let number = Int(digits) ?? largest + 1
-            largest = max(largest, number)
-            out += "$\(number)"
         }
         return out
     }

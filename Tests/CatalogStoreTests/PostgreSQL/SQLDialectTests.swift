@@ -11,4 +11,13 @@ import Testing
         // Quoted text is left alone, doubled quotes included.
         #expect(SQLDialect.numberedPlaceholders("a = '?' AND b = 'it''s ?' AND \"c?\" = ?") == "a = '?' AND b = 'it''s ?' AND \"c?\" = $1")
     }
+
+    @Test func namedParametersAreNumberedInOrderOfFirstUse() throws {
+        let (sql, values) = try SQLDialect.numberedNames(
+            "SET a = :b, c = :a_1 WHERE x = :b AND y = ':a_1' AND z = v::text AND w = \":b\"",
+            [":a_1": .integer(1), ":b": .text("B"), ":unused": .null])
+        #expect(sql == "SET a = $1, c = $2 WHERE x = $1 AND y = ':a_1' AND z = v::text AND w = \":b\"")
+        #expect(values == [.text("B"), .integer(1)])
+        #expect(throws: PostgreSQLError.self) { try SQLDialect.numberedNames("a = :missing", [:]) }
+    }
 }
