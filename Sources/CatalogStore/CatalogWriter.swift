@@ -291,11 +291,11 @@ package final class CatalogWriter {
 
     /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
     /// known, refreshes it — replacing the child rows only when the content changed.
-    @discardableResult
     /// `rewrite` replaces the rows even when the content is unchanged (`ingest --full`, so a decoder
     /// fix reaches profiles already catalogued).
     /// `compact` is the profile's raw plist as stored (``CompactPlist/compacting(_:)``), made by the
     /// caller on a decoding thread; made here when not given.
+    @discardableResult
     package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false,
                                compact: CompactPlist.Encoded? = nil) throws -> ProfileChange {
         // Most profiles a fleet's hosts meet are catalogued already, unchanged: no transaction for them.
