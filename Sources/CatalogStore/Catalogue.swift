@@ -66,11 +66,12 @@ package final class Catalogue {
             } catch let error as PostgreSQLError where error.condition == .lockNotAvailable {
                 throw StoreError.hostBusy(catalogue: run.displayName, host: host)
             }
+            let migrator = try PostgreSQLMigrator()
             // A database with no catalogue in it is "missing" to a command that needs one (prune).
-            if mustExist, try PostgreSQLMigrator().currentVersion(of: run) == 0 {
+            if mustExist, try migrator.currentVersion(of: run) == 0 {
                 throw StoreError.missing(path: run.displayName)
             }
-            try PostgreSQLMigrator().migrate(run)
+            try migrator.migrate(run)
             let shared = try PostgreSQLConnection(connectionString)
             // Each profile's shared rows commit on their own: waiting for the WAL flush of every
             // one of them was most of a first ingest's time. Without the wait a server crash may
