@@ -10,8 +10,7 @@ enum QuerySupport {
     static let asOfOption = OptionSpec(name: "as-of", value: "date",
                                        help: "Compute days from this ISO-8601 date instead of now (reproducible reports).")
 
-    static let hostOption = OptionSpec(name: "host", value: "name",
-                                       help: "Only what is on this build host (any case): its locations, builds, runs\nand errors. A one-host catalogue needs none.")
+    static let hostOption = HostName.option(help: "Only what is on this build host (any case): its locations, builds, runs\nand errors. A one-host catalogue needs none.")
 
     /// `--host NAME`, a name as `ingest --host` accepts (``HostName``); an empty one is a usage error
     /// (a one-host catalogue's own host is unnamed, and its rows are all there is). Unlike `ingest`,
