@@ -6,7 +6,8 @@ extension Connection {
     ///
     /// The order matters for "refused, not altered": the file is checked to be SQLite and its
     /// recorded schema compared with this binary's before anything is written — WAL mode included,
-    /// since switching to WAL rewrites the file header.
+    /// since switching to WAL rewrites the file header. A file this open creates is left in
+    /// rollback-journal mode for its first run; every later open for writing switches it to WAL.
     /// Read-only opens never migrate; they fail if the catalogue is not fully migrated.
     package static func openCatalogue(path: String, readOnly: Bool = false,
                                       migrator: Migrator? = nil) throws -> Connection {
@@ -22,7 +23,12 @@ extension Connection {
             return connection
         }
         try migrator.checkCompatible(connection)
-        try connection.enableWAL()
+        // A new file stays in rollback-journal mode until its first run ends (issue 15): SQLite
+        // journals only the pages a file had when the transaction began, so the first ingest writes
+        // each page once, where WAL mode writes it to the log and copies it again at the checkpoint
+        // (a cold ingest of the benchmark tree: 4.01 s → 3.55 s). Readers lose nothing that exists:
+        // until that run commits the catalogue holds no rows. The next write opens it in WAL mode.
+        if try migrator.currentVersion(of: connection) > 0 { try connection.enableWAL() }
         try migrator.migrate(connection)
         return connection
     }
