@@ -132,7 +132,7 @@ package final class Catalogue {
 
     /// One ingest run: on SQLite the connection set up for a large write (each platform's sync),
     /// then `body` in one IMMEDIATE transaction — all of it is stored or none; into an empty
-    /// catalogue the secondary indexes are built once at the end of it. SQLite's busy, full
+    /// catalogue the secondary indexes are built, and the references checked, once at the end of it. SQLite's busy, full
     /// and read-only failures come out as `StoreError.busy`, `.diskFull` and `.readOnly`. On
     /// PostgreSQL the host's rows are one transaction; shared rows are committed as they are
     /// written (``CatalogWriter``).
@@ -141,10 +141,15 @@ package final class Catalogue {
         case .sqlite(let connection):
             do {
                 try connection.configureForIngestRun()
+                // Into an empty catalogue, references are checked once at the end (read before the
+                // transaction; if another ingest fills the catalogue meanwhile, the check still runs).
+                let checkReferencesAtEnd = try connection.deferForeignKeysIfEmpty()
+                defer { if checkReferencesAtEnd { _ = try? connection.execute("PRAGMA foreign_keys = ON") } }
                 return try connection.transaction(.immediate) {
                     let deferred = try connection.dropSecondaryIndexesIfEmpty()
                     let result = try body()
                     try connection.createIndexes(deferred)
+                    if checkReferencesAtEnd { try connection.checkForeignKeys() }
                     return result
                 }
             } catch let error as SQLiteError {

@@ -1,11 +1,13 @@
 import CatalogTestSupport
 import Foundation
 import Testing
+import CatalogIngest
 @testable import CatalogStore
 
 /// A first ingest builds the secondary indexes once, after the rows (issue 15): the catalogue it
 /// leaves has exactly the schema a migrated catalogue has, and a first ingest killed half way leaves
-/// the indexes it dropped in place (the drop was part of the rolled-back transaction).
+/// the indexes it dropped in place (the drop was part of the rolled-back transaction). It checks the
+/// references once, at the end, rather than row by row.
 @Suite struct DeferredIndexTests {
     /// Every table and index definition, by name.
     static func schema(_ path: String) throws -> [[SQLValue]] {
@@ -44,5 +46,29 @@ import Testing
             _ = try Connection(path: db, readOnly: false, wal: false)  // recovers the WAL, as the next ingest would
             #expect(try Self.schema(db) == Self.schema(migrated), "killed after \(writes) writes")
         }
+    }
+
+    /// Into an empty catalogue the run's references are checked once before it commits: a dangling
+    /// one fails the run and leaves nothing, and the connection enforces them row by row again after
+    /// the run, whichever way it ended.
+    @Test func aFirstIngestChecksReferencesOnceAndEnforcesThemAfterwards() throws {
+        let scratch = try Scratch()
+        let connection = try Connection.openCatalogue(path: scratch.file("catalog.sqlite"))
+        let catalogue = Catalogue(connection)
+        do {
+            try catalogue.writeRun {
+                try connection.execute("INSERT INTO entitlements (profile_uuid, key, value_json) VALUES ('NO-SUCH-UUID', 'k', '1')")
+            }
+            Issue.record("a run that left a dangling reference was committed")
+        } catch {
+            #expect("\(error)".contains("FOREIGN KEY constraint failed: a row of entitlements refers to a missing row of profiles"), "\(error)")
+        }
+        #expect(try connection.count("SELECT count(*) AS n FROM entitlements") == 0)
+        #expect(try connection.queryFirst("PRAGMA foreign_keys")?[0] == .integer(1))
+
+        let report = try Ingester(catalogue: catalogue, options: IngestOptions(roots: [try scratch.copyFixtures()])).run()
+        #expect(report.profilesNew > 20)
+        #expect(try connection.queryFirst("PRAGMA foreign_keys")?[0] == .integer(1))
+        #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
     }
 }
