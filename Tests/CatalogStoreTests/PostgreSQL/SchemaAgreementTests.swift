@@ -42,7 +42,7 @@ struct SchemaAgreementTests {
         let directory = try TemporaryDirectory()
         let sqlite = try SchemaShape(sqlite: Connection.openCatalogue(path: directory.path("catalogue.sqlite")))
         #expect(sqlite.tables["profile_locations"]?.uniques.contains(["host", "path"]) == true)
-        #expect(sqlite.tables["builds"]?.uniques.contains(["host", "path", "app_path"]) == true)
+        #expect(sqlite.tables["builds"]?.uniques.contains(["app_path", "host", "path"]) == true)
         #expect(sqlite.tables["files"]?.primaryKey == ["host", "path"])
         #expect(sqlite.tables["ingest_runs"]?.columns.contains(.init(name: "host", family: "text", nullable: false)) == true)
         for shared in ["profiles", "certificates", "devices"] {

@@ -30,6 +30,9 @@ struct SchemaShape: Equatable, CustomStringConvertible {
     struct Table: Equatable {
         var columns: Set<Column> = []
         var primaryKey: [String] = []
+        /// Each unique constraint's columns, sorted: a key is a set of columns, and the order inside it
+        /// only decides which lookups its index serves, where the engines may differ (SQLite's keys
+        /// lead with the path since 0013_path_first_keys).
         var uniques: Set<[String]> = []
         var foreignKeys: Set<ForeignKey> = []
     }
@@ -75,7 +78,7 @@ struct SchemaShape: Equatable, CustomStringConvertible {
                 .compactMap { $0.string("name") }
             for index in try connection.query("SELECT name FROM pragma_index_list(?) WHERE origin = 'u'", [.text(name)]) {
                 table.uniques.insert(try connection.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno",
-                                                          [index["name"]]).compactMap { $0.string("name") })
+                                                          [index["name"]]).compactMap { $0.string("name") }.sorted())
             }
             let references = try connection.query(#"""
                 SELECT id, seq, "table", "from", "to", on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq
@@ -124,7 +127,7 @@ struct SchemaShape: Equatable, CustomStringConvertible {
                 let columns = (constraint.string("columns") ?? "").split(separator: ",").map(String.init)
                 switch constraint.string("kind") {
                 case "p": table.primaryKey = columns
-                case "u": table.uniques.insert(columns)
+                case "u": table.uniques.insert(columns.sorted())
                 default:
                     table.foreignKeys.insert(ForeignKey(
                         columns: columns, table: constraint.string("foreign_table") ?? "",
