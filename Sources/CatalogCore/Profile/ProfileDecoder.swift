@@ -73,7 +73,7 @@ package enum ProfileDecoder {
         var undecodable: [UndecodableCertificate] = []
         for (index, der) in (try dict.dataArray("DeveloperCertificates") ?? []).enumerated() {
             do {
-                certificates.append(try DeveloperCertificate(der: der))
+                certificates.append(try DeveloperCertificateCache.shared.certificate(der))
             } catch let error as DecodeError {
                 let reason = der.isEmpty ? "empty data" : error.message
                 undecodable.append(UndecodableCertificate(index: index, bytes: der, reason: reason))
