@@ -18,7 +18,7 @@ final class ChainCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var certificates: [[UInt8]: ChainCertificate] = [:]
+    private var certificates: [DERKey: ChainCertificate] = [:]
     private var links: [Link: PublicKeyVerifier.Outcome] = [:]
 
     /// `NSLocking.withLock` needs macOS 14.
@@ -30,11 +30,12 @@ final class ChainCache: @unchecked Sendable {
 
     /// The parsed certificate for `der`, parsed at most once; nil when it does not parse.
     func certificate(_ der: [UInt8]) -> ChainCertificate? {
-        if let known = locked({ certificates[der] }) { return known }
+        let key = DERKey(der)
+        if let known = locked({ certificates[key] }) { return known }
         guard let parsed = try? ChainCertificate(der: der) else { return nil }
         locked {
             if certificates.count >= Self.limit { certificates.removeAll(keepingCapacity: true) }
-            certificates[der] = parsed
+            certificates[key] = parsed
         }
         return parsed
     }

@@ -14,7 +14,7 @@ final class DeveloperCertificateCache: @unchecked Sendable {
     static let limit = 4096
 
     private let lock = NSLock()
-    private var certificates: [[UInt8]: DeveloperCertificate] = [:]
+    private var certificates: [DERKey: DeveloperCertificate] = [:]
 
     /// `NSLocking.withLock` needs macOS 14.
     private func locked<T>(_ body: () -> T) -> T {
@@ -26,11 +26,12 @@ final class DeveloperCertificateCache: @unchecked Sendable {
     /// The certificate `der` decodes to, decoded at most once while it is kept. Throws as
     /// ``DeveloperCertificate/init(der:)`` does.
     func certificate(_ der: [UInt8]) throws -> DeveloperCertificate {
-        if let known = locked({ certificates[der] }) { return known }
+        let key = DERKey(der)
+        if let known = locked({ certificates[key] }) { return known }
         let decoded = try DeveloperCertificate(der: der)
         locked {
             if certificates.count >= Self.limit { certificates.removeAll(keepingCapacity: true) }
-            certificates[der] = decoded
+            certificates[key] = decoded
         }
         return decoded
     }
