@@ -132,10 +132,10 @@ package final class Catalogue {
 
     /// One ingest run: on SQLite the connection set up for a large write (each platform's sync),
     /// then `body` in one IMMEDIATE transaction — all of it is stored or none; into an empty
-    /// catalogue the secondary indexes are built, and the references checked, once at the end of it. SQLite's busy, full
-    /// and read-only failures come out as `StoreError.busy`, `.diskFull` and `.readOnly`. On
-    /// PostgreSQL the host's rows are one transaction; shared rows are committed as they are
-    /// written (``CatalogWriter``).
+    /// catalogue the secondary indexes are built, and the references checked, once at the end of
+    /// it. SQLite's busy, full and read-only failures come out as `StoreError.busy`, `.diskFull` and
+    /// `.readOnly`. On PostgreSQL the host's rows are one transaction; shared rows are committed as
+    /// they are written (``CatalogWriter``).
     package func writeRun<T>(_ body: () throws -> T) throws -> T {
         switch storage {
         case .sqlite(let connection):

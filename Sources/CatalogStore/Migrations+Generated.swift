@@ -471,7 +471,7 @@ SELECT 1;
 -- catalog never does (SQLite would then scan the file index instead); in a WITHOUT ROWID table it
 -- would hold a third copy of every path, as its index entries point at the key.
 --
--- On the benchmark tree (54,225 files): 99.5 MB → 92.6 MB. SQLite cannot change a table's keys in
+-- On the benchmark tree (54,225 files): 99.5 MB → 92.8 MB. SQLite cannot change a table's keys in
 -- place: each table is rebuilt by the documented procedure (create new_X, copy, drop X, rename
 -- new_X to X, recreate its indexes); ids are kept, so builds.parent_build_id still holds. The
 -- PostgreSQL schema keeps its keys and path indexes (Migrations/postgresql/0013_path_first_keys.sql).
