@@ -173,14 +173,19 @@ package final class CatalogWriter {
 
     /// The row ids of devices (in the order given), inserting those this run has not met yet.
     private func deviceIDs(_ udids: [String], seen: SQLValue) throws -> [Int64] {
-        let missing = Set(udids.filter { deviceIDs[$0] == nil }).sorted()
-        if !missing.isEmpty {
-            let array = SQLValue.text(JSONValue.strings(missing).serialized())
-            try run(.insertDevices, [seen, array])
-            try sharedDB.eachRow("SELECT id, udid FROM devices WHERE udid IN (\(sharedDB.dialect.jsonArrayElements("?")))",
-                                 [array]) { row in
-                if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs[udid] = id }
-            }
+        // One lookup per device when the run has met them all (most profiles, most of the time).
+        var ids: [Int64] = []
+        ids.reserveCapacity(udids.count)
+        var missing = Set<String>()
+        for udid in udids {
+            if let id = deviceIDs[udid] { ids.append(id) } else { missing.insert(udid) }
+        }
+        guard !missing.isEmpty else { return ids }
+        let array = SQLValue.text(JSONValue.strings(missing.sorted()).serialized())
+        try run(.insertDevices, [seen, array])
+        try sharedDB.eachRow("SELECT id, udid FROM devices WHERE udid IN (\(sharedDB.dialect.jsonArrayElements("?")))",
+                             [array]) { row in
+            if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs[udid] = id }
         }
         return udids.compactMap { deviceIDs[$0] }
     }
