@@ -36,7 +36,8 @@ extension Connection {
     /// SQLite sorts each index's keys in runs of the page cache's size and merges them from
     /// temporary files; with the run's `temp_store = MEMORY` those files were memory, and building
     /// the device-link index of 100,000 profiles took the ingest's peak RSS from 143 to 270 MB. The
-    /// runs go to temporary files on disk instead (peak RSS 175 MB, the same time: 22.0 s against 22.3–24.8 s).
+    /// runs go to temporary files on disk instead: peak RSS 175 MB, in the same time (22.0 s
+    /// against 22.3–24.8 s).
     func createIndexes(_ definitions: [String]) throws {
         guard !definitions.isEmpty else { return }
         _ = try query("PRAGMA temp_store = FILE")
