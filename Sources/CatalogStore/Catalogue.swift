@@ -93,8 +93,7 @@ package final class Catalogue {
             throw StoreError.cannotCreateFolder(path: path, reason: error.localizedDescription)
         }
         do {
-            let connection = try Connection.openCatalogue(path: path)
-            connection.setBusyTimeout(milliseconds: Int32(busyTimeout * 1000))
+            let connection = try Connection.openCatalogue(path: path, busyTimeout: Int32(busyTimeout * 1000))
             return Catalogue(connection, host: host)
         } catch let error as SQLiteError {
             throw StoreError.mapping(error, path: path)

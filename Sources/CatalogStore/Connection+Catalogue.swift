@@ -9,8 +9,12 @@ extension Connection {
     /// since switching to WAL rewrites the file header. A file this open creates is left in
     /// rollback-journal mode for its first run; every later open for writing switches it to WAL.
     /// Read-only opens never migrate; they fail if the catalogue is not fully migrated.
-    package static func openCatalogue(path: String, readOnly: Bool = false,
-                                      migrator: Migrator? = nil) throws -> Connection {
+    ///
+    /// `busyTimeout` (milliseconds) applies from the start, so that the switch to WAL mode and the
+    /// migration wait as long as the writer's statements will for another writer: a new catalogue's
+    /// first ingest holds a lock that the switch waits for.
+    package static func openCatalogue(path: String, readOnly: Bool = false, migrator: Migrator? = nil,
+                                      busyTimeout: Int32? = nil) throws -> Connection {
         let migrator = try migrator ?? Migrator()
         let connection: Connection
         do {
@@ -18,6 +22,7 @@ extension Connection {
         } catch let error as SQLiteError where readOnly {
             throw walReaderFailure(path: path, error) ?? error
         }
+        if let busyTimeout { connection.setBusyTimeout(milliseconds: busyTimeout) }
         if readOnly {
             try migrator.checkUpToDate(connection)
             return connection

@@ -46,4 +46,31 @@ struct FirstIngestJournalTests {
         #expect(try listing(folder) == ["catalog.sqlite"])
         #expect(try canonicalDump(db) == expected)
     }
+
+    /// A second ingest started while a new catalogue's first ingest runs waits for it, as it waits
+    /// for any other ingest (up to 120 s), rather than giving up when the file's switch to WAL mode
+    /// finds it locked; then it runs, into the catalogue the first one left.
+    @Test func aSecondIngestWaitsForAFirstIngestToFinish() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.makeFixtureTree(copies: 1, profileVariants: 10)
+        let db = scratch.file("both/catalog.sqlite")
+        let first = try CatalogBinary.Child(["ingest", tree, "--db", db, "--quiet"],
+                                            environment: ["CATALOG_TEST_STOP_AFTER_WRITES": "5"])
+        guard waitUntilStopped(first.pid) else {
+            first.process.terminate()
+            Issue.record("the first ingest did not stop after 5 writes: \(first.wait().stderr)")
+            return
+        }
+        let second = try CatalogBinary.Child(["ingest", tree, "--db", db, "--quiet"])
+        // Longer than a connection's default busy timeout (10 s), which the switch used to get.
+        sleep(11)
+        #expect(second.process.isRunning, "the second ingest gave up while the first held the catalogue")
+        kill(first.pid, SIGCONT)
+        let firstResult = first.wait()
+        #expect(firstResult.status == 0, "\(firstResult.stderr)")
+        let secondResult = second.wait()
+        #expect(secondResult.status == 0, "\(secondResult.stderr)")
+        #expect(try Connection(path: db, readOnly: true, wal: false)
+                    .count("SELECT count(*) AS n FROM ingest_runs WHERE status = 'ok'") == 2)
+    }
 }

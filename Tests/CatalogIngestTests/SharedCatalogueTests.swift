@@ -240,29 +240,12 @@ struct SharedCatalogueTests {
         let whole = try setup.scratch.copyFixtures(to: "whole")
         let ingest = try setup.team.startAsOwner(["ingest", whole, "--db", setup.db, "--quiet"],
                                                  environment: ["CATALOG_TEST_STOP_AFTER_WRITES": "10"])
-        guard try waitUntilStopped(ingest.pid) else {
+        guard waitUntilStopped(ingest.pid) else {
             ingest.process.terminate()
             Issue.record("the ingest did not stop after 10 writes: \(ingest.wait().stderr)")
             return nil
         }
         return ingest
-    }
-
-    private func waitUntilStopped(_ pid: pid_t) throws -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            // /proc/PID/stat: "pid (comm) STATE …"; T is stopped by a signal.
-            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-               let close = stat.lastIndex(of: ")") {
-                let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
-                if state == "T" { return true }
-                if state == "Z" { return false }
-            } else {
-                return false
-            }
-            usleep(20_000)
-        }
-        return false
     }
 }
 

@@ -182,6 +182,40 @@ func canonicalDump(_ path: String) throws -> [String] {
     return lines.sorted()
 }
 
+/// Waits up to `seconds` for process `pid` to be stopped by a signal (the ingest's test hook
+/// `CATALOG_TEST_STOP_AFTER_WRITES` stops itself mid-transaction); false if it ends or never stops.
+/// Reads `/proc/PID/stat` where there is one (Linux), else asks `ps` (macOS).
+func waitUntilStopped(_ pid: pid_t, seconds: Double = 60) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        guard let state = processState(pid) else { return false }
+        if state == "T" { return true }
+        if state == "Z" { return false }
+        usleep(20_000)
+    }
+    return false
+}
+
+/// The one-letter state of process `pid` (R, S, T, Z, …), nil when there is no such process.
+private func processState(_ pid: pid_t) -> Character? {
+    // /proc/PID/stat: "pid (comm) STATE …".
+    if FileManager.default.fileExists(atPath: "/proc/self/stat") {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(close, offsetBy: 2)...].first
+    }
+    let ps = Process()
+    ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+    ps.arguments = ["-o", "stat=", "-p", String(pid)]
+    let pipe = Pipe()
+    ps.standardOutput = pipe
+    ps.standardError = FileHandle.nullDevice
+    guard (try? ps.run()) != nil else { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    ps.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).first
+}
+
 // MARK: The built `catalog` binary
 
 /// Runs the built `catalog` executable (found beside the test bundle) as a child process.
