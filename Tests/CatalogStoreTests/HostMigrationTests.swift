@@ -9,16 +9,9 @@ import Testing
     @Test func rowsIdsAndReferencesSurviveAndBelongToTheUnnamedHost() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("catalogue.sqlite")
-        let migration = try #require(Migration.all.firstIndex { $0.name == "host" })
         let now = "2026-11-30T10:00:00Z"
         do {
-            let old = try Connection(path: path)
-            try Migrator(migrations: Array(Migration.all.prefix(migration))).migrate(old)
-            try old.execute("""
-                INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
-                                      expiry_cause, sha256, raw_plist, first_seen, last_seen)
-                VALUES (7, 'P-1', 'Profile', 'development', ?1, ?1, ?1, 'profile', 'AB', x'00', ?1, ?1)
-                """, [.text(now)])
+            let old = try catalogue(before: "host", at: path, now: now)
             try old.execute("""
                 INSERT INTO profile_locations (id, path, profile_uuid, container_kind, first_seen, last_seen, error)
                 VALUES (41, '/p/a.mobileprovision', 'P-1', 'standalone', ?1, ?1, 'old error')

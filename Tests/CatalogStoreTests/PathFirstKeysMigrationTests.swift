@@ -16,17 +16,11 @@ import Testing
     @Test func rowsIdsAndReferencesSurviveAndTheKeysLeadWithThePath() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("catalogue.sqlite")
-        let migration = try #require(Migration.all.firstIndex { $0.name == "path_first_keys" })
+        let migration = try #require(Migration.all.first { $0.name == "path_first_keys" })
         let now = "2026-11-30T10:00:00Z"
         var before: [String: [[SQLValue]]] = [:]
         do {
-            let old = try Connection(path: path)
-            try Migrator(migrations: Array(Migration.all.prefix(migration))).migrate(old)
-            try old.execute("""
-                INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
-                                      expiry_cause, sha256, raw_plist, first_seen, last_seen)
-                VALUES (7, 'P-1', 'Profile', 'development', ?1, ?1, ?1, 'profile', 'AB', x'00', ?1, ?1)
-                """, [.text(now)])
+            let old = try catalogue(before: migration.name, at: path, now: now)
             try old.execute("INSERT INTO ingest_runs (id, started_at, status) VALUES (3, ?, 'ok')", [.text(now)])
             for (offset, host) in ["", "build-02"].enumerated() {
                 let id = Int64(10 * (offset + 1))
@@ -49,7 +43,7 @@ import Testing
             for table in Self.tables { before[table] = try rows(old, table) }
         }
         let connection = try Connection.openCatalogue(path: path)
-        #expect(try Migrator().currentVersion(of: connection) >= Migration.all[migration].id)
+        #expect(try Migrator().currentVersion(of: connection) >= migration.id)
         #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
         for table in Self.tables {
             #expect(try rows(connection, table) == before[table], "\(table)")
