@@ -63,7 +63,7 @@ package final class CatalogWriter {
     private var hadProfilesBeforeRun = true
 
     private enum HotStatement {
-        case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate, profileID
+        case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
         case insertDevices, linkDevices, unlinkDevices, insertEntitlements
 
         func sql(_ dialect: SQLDialect) -> String {
@@ -89,7 +89,6 @@ package final class CatalogWriter {
                 ON CONFLICT (profile_uuid, position) DO UPDATE SET size = excluded.size, sha1 = excluded.sha1,
                     sha256 = excluded.sha256, reason = excluded.reason
                 """
-            case .profileID: return "SELECT id FROM profiles WHERE uuid = ?"
             // Sorted, so two writers inserting the same devices take their locks in the same order.
             case .insertDevices: return """
                 INSERT INTO devices (udid, first_seen)
@@ -359,7 +358,7 @@ package final class CatalogWriter {
             ":der_profile_differences": .text(JSONValue.strings(profile.derProfile.differences).serialized()),
         ]
         let dialect = sharedDB.dialect
-        try sharedDB.write("""
+        let row = try sharedDB.rows("""
             INSERT INTO profiles (uuid, name, app_id_name, team_id, team_name, team_identifiers,
                 app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
                 effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
@@ -389,25 +388,26 @@ package final class CatalogWriter {
                 last_seen = \(dialect.later("profiles.last_seen", "excluded.last_seen")), signature = excluded.signature,
                 signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
                 der_profile_differences = excluded.der_profile_differences
-            """, named: values)
+            RETURNING id
+            """, named: values).first
+        guard let profileID = row?.int64("id") else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
         if existing != nil {
             try sharedDB.write("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
             try sharedDB.write("DELETE FROM entitlements WHERE profile_uuid = ?", [.text(profile.uuid)])
-            if let profileID = try run(.profileID, [.text(profile.uuid)]) {
-                try run(.unlinkDevices, [.integer(profileID)])
-            }
+            try run(.unlinkDevices, [.integer(profileID)])
         }
-        try insertChildren(of: profile, at: now)
+        try insertChildren(of: profile, id: profileID, at: now)
         if existing != nil { return .updated }
         let renewal = try hadProfilesBeforeRun && isRenewal(profile)
         insertedThisRun.insert(profile.uuid)
         return renewal ? .renewed : .new
     }
 
-    /// The profile's certificates, devices and entitlements. Certificates and devices are inserted
-    /// sorted by key before any link, the order every writer takes their locks in.
-    private func insertChildren(of profile: ProvisioningProfile, at now: Date) throws {
+    /// The profile's certificates, devices and entitlements (`id`: the profile's row id). Certificates
+    /// and devices are inserted sorted by key before any link, the order every writer takes their
+    /// locks in.
+    private func insertChildren(of profile: ProvisioningProfile, id profileID: Int64, at now: Date) throws {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
         let certificates = profile.certificates.sorted { $0.sha1 < $1.sha1 }
@@ -427,7 +427,7 @@ package final class CatalogWriter {
             try run(.insertUndecodableCertificate, [uuid, SQLValue(entry.index), SQLValue(entry.size),
                                                     .text(entry.sha1), .text(entry.sha256), .text(entry.reason)])
         }
-        if !profile.devices.isEmpty, let profileID = try run(.profileID, [uuid]) {
+        if !profile.devices.isEmpty {
             // One statement links them all: the database walks the JSON array of ids itself.
             let ids = try deviceIDs(profile.devices, seen: seen)
             try run(.linkDevices, [.integer(profileID), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
