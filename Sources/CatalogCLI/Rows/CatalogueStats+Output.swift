@@ -7,6 +7,8 @@ extension CatalogueStats {
     func output(database: String, now: Date) -> JSONValue {
         let statuses: [(String, ProfileSignature.Status?)] = ProfileSignature.Status.allCases.map { ($0.rawValue, $0) }
             + [("unchecked", nil)]
+        /// Whole seconds since an ingest finished: how old the answers are.
+        func ageSeconds(_ finished: Date?) -> JSONValue { .optional(finished.map { Int(now.timeIntervalSince($0).rounded(.down)) }) }
         return .object([
             ("database", .string(database)),
             ("schema_version", .int(Int64(schemaVersion))),
@@ -31,14 +33,14 @@ extension CatalogueStats {
                 ])
             } ?? .null),
             ("last_successful_ingest", .optional(lastSuccessfulIngest)),
-            ("age_seconds", .optional(lastSuccessfulIngest.map { Int(now.timeIntervalSince($0).rounded(.down)) })),
+            ("age_seconds", ageSeconds(lastSuccessfulIngest)),
             ("hosts", .array(hosts.map { host in
                 .object([
                     ("host", .optional(host.host)),
                     ("runs", .int(Int64(host.runs))),
                     ("last_status", .string(host.lastStatus.rawValue)),
                     ("last_successful_ingest", .optional(host.lastSuccessfulIngest)),
-                    ("age_seconds", .optional(host.lastSuccessfulIngest.map { Int(now.timeIntervalSince($0).rounded(.down)) })),
+                    ("age_seconds", ageSeconds(host.lastSuccessfulIngest)),
                 ])
             })),
         ])

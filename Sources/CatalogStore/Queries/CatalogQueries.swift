@@ -43,7 +43,7 @@ package struct CatalogQueries {
     /// host ''); with `onHost`, that location and `installed` are that host's, each `?` of the two
     /// `onHost` fragments (this one's first) bound to the host name (``hostParameters(_:)``).
     static func profileColumns(_ dialect: SQLDialect, onHost: Bool = false) -> String {
-        let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
+        let host = onHost ? hostCondition(dialect, "l.host") : ""
         return """
         p.uuid, p.name, p.team_id, p.team_name, p.kind, p.platforms, p.bundle_id, p.application_identifier,
         p.creation_date, p.expiration_date, p.effective_expiration_date, p.expiry_cause, p.device_count,
@@ -57,7 +57,7 @@ package struct CatalogQueries {
 
     /// The location ``profileColumns(_:onHost:)`` shows, `shown`.
     static func profileLocationJoin(_ dialect: SQLDialect, onHost: Bool = false) -> String {
-        let host = onHost ? " AND " + dialect.equalsIgnoringCase("l.host") : ""
+        let host = onHost ? hostCondition(dialect, "l.host") : ""
         return dialect.firstLocationJoin(where: "l.profile_uuid = p.uuid AND l.removed_at IS NULL\(host)",
                                          orderBy: "l.container_kind <> 'standalone', l.path, l.host", as: "shown")
     }
@@ -90,7 +90,12 @@ package struct CatalogQueries {
     /// parameter; nothing when no host is asked for.
     func onHost(_ column: String, _ host: String?, _ keyword: String = "AND") -> (sql: String, parameters: [SQLValue]) {
         guard let host else { return ("", []) }
-        return (" \(keyword) " + dialect.equalsIgnoringCase(column), [.text(host)])
+        return (Self.hostCondition(dialect, column, keyword), [.text(host)])
+    }
+
+    /// ` AND column` (or `keyword`) equals the bound host name, ignoring ASCII case.
+    static func hostCondition(_ dialect: SQLDialect, _ column: String, _ keyword: String = "AND") -> String {
+        " \(keyword) " + dialect.equalsIgnoringCase(column)
     }
 
     /// Profiles present in `scope`; with `host`, in that scope on that host (compared ignoring
