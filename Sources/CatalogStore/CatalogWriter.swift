@@ -80,8 +80,8 @@ package final class CatalogWriter {
             case .insertCertificateDER:
                 return "INSERT INTO certificate_der (sha1, der) VALUES (?, ?) ON CONFLICT (sha1) DO NOTHING"
             case .linkCertificate: return """
-                INSERT INTO profile_certificates (profile_uuid, certificate_sha1)
-                SELECT ?, elements.value FROM \(dialect.jsonArrayTable("?", as: "elements")) WHERE true ON CONFLICT DO NOTHING
+                INSERT INTO profile_certificates (profile_id, certificate_sha1)
+                SELECT CAST(? AS bigint), elements.value FROM \(dialect.jsonArrayTable("?", as: "elements")) WHERE true ON CONFLICT DO NOTHING
                 """
             case .insertUndecodableCertificate: return """
                 INSERT INTO profile_undecodable_certificates (profile_uuid, position, size, sha1, sha256, reason)
@@ -105,9 +105,9 @@ package final class CatalogWriter {
             case .unlinkDevices: return "DELETE FROM profile_devices WHERE profile_id = ?"
             // A JSON object of key → the value's JSON text: one statement per profile.
             case .insertEntitlements: return """
-                INSERT INTO entitlements (profile_uuid, key, value_json)
-                SELECT ?, members.key, members.value FROM \(dialect.jsonObjectTable("?", as: "members")) WHERE true
-                ON CONFLICT (profile_uuid, key) DO UPDATE SET value_json = excluded.value_json
+                INSERT INTO entitlements (profile_id, key, value_json)
+                SELECT CAST(? AS bigint), members.key, members.value FROM \(dialect.jsonObjectTable("?", as: "members")) WHERE true
+                ON CONFLICT (profile_id, key) DO UPDATE SET value_json = excluded.value_json
                 """
             }
         }
@@ -392,9 +392,9 @@ package final class CatalogWriter {
             """, named: values).first
         guard let profileID = row?.int64("id") else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
         if existing != nil {
-            try sharedDB.write("DELETE FROM profile_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try sharedDB.write("DELETE FROM profile_certificates WHERE profile_id = ?", [.integer(profileID)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
-            try sharedDB.write("DELETE FROM entitlements WHERE profile_uuid = ?", [.text(profile.uuid)])
+            try sharedDB.write("DELETE FROM entitlements WHERE profile_id = ?", [.integer(profileID)])
             try run(.unlinkDevices, [.integer(profileID)])
         }
         try insertChildren(of: profile, id: profileID, at: now)
@@ -421,7 +421,7 @@ package final class CatalogWriter {
             ])
         }
         if !certificates.isEmpty {
-            try run(.linkCertificate, [uuid, .text(JSONValue.strings(certificates.map(\.sha1)).serialized())])
+            try run(.linkCertificate, [.integer(profileID), .text(JSONValue.strings(certificates.map(\.sha1)).serialized())])
         }
         for entry in profile.undecodableCertificates {
             try run(.insertUndecodableCertificate, [uuid, SQLValue(entry.index), SQLValue(entry.size),
@@ -434,7 +434,7 @@ package final class CatalogWriter {
         }
         if !profile.entitlements.isEmpty {
             let members = JSONValue.object(profile.entitlements.map { key, value in (key, JSONValue.string(value.json.serialized())) })
-            try run(.insertEntitlements, [uuid, .text(members.serialized())])
+            try run(.insertEntitlements, [.integer(profileID), .text(members.serialized())])
         }
     }
 

@@ -57,7 +57,7 @@ import CatalogIngest
         let catalogue = Catalogue(connection)
         do {
             try catalogue.writeRun {
-                try connection.execute("INSERT INTO entitlements (profile_uuid, key, value_json) VALUES ('NO-SUCH-UUID', 'k', '1')")
+                try connection.execute("INSERT INTO entitlements (profile_id, key, value_json) VALUES (999999, 'k', '1')")
             }
             Issue.record("a run that left a dangling reference was committed")
         } catch {

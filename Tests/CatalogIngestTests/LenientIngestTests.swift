@@ -32,7 +32,7 @@ import Testing
             """, [.text(uuid)]).first == "0 0 DA39A3EE5E6B4B0D3255BFEF95601890AFD80709 empty data")
         #expect(try connection.count("SELECT count(*) AS n FROM profile_undecodable_certificates WHERE profile_uuid = ?",
                                      [.text(uuid)]) == 2)
-        #expect(try connection.count("SELECT count(*) AS n FROM profile_certificates WHERE profile_uuid = ?",
+        #expect(try connection.count("SELECT count(*) AS n FROM profile_certificates JOIN profiles p ON p.id = profile_id WHERE p.uuid = ?",
                                      [.text(uuid)]) == 1)
 
         // The trailing newline and the Finder-compressed IPA.

@@ -51,8 +51,8 @@ struct PostgreSQLIngestTests {
             SELECT p.uuid, d.udid FROM profile_devices pd JOIN profiles p ON p.id = pd.profile_id
             JOIN devices d ON d.id = pd.device_id ORDER BY 1, 2
             """,
-            "SELECT profile_uuid, certificate_sha1 FROM profile_certificates ORDER BY 1, 2",
-            "SELECT profile_uuid, key, value_json FROM entitlements ORDER BY 1, 2",
+            "SELECT p.uuid, certificate_sha1 FROM profile_certificates JOIN profiles p ON p.id = profile_id ORDER BY 1, 2",
+            "SELECT p.uuid, key, value_json FROM entitlements JOIN profiles p ON p.id = profile_id ORDER BY 1, 2",
             "SELECT profile_uuid, position, reason FROM profile_undecodable_certificates ORDER BY 1, 2",
             """
             SELECT host, path, profile_uuid, container_kind, container_path, removed_at IS NULL AS present, error

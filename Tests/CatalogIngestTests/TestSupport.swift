@@ -161,8 +161,11 @@ func canonicalDump(_ path: String) throws -> [String] {
         """,
         "SELECT 'certificate ' || sha1 AS line FROM certificates",
         "SELECT 'device ' || udid AS line FROM devices",
-        "SELECT 'entitlement ' || profile_uuid || ' ' || key || ' ' || value_json AS line FROM entitlements",
-        "SELECT 'profile_certificate ' || profile_uuid || ' ' || certificate_sha1 AS line FROM profile_certificates",
+        "SELECT 'entitlement ' || p.uuid || ' ' || key || ' ' || value_json AS line FROM entitlements JOIN profiles p ON p.id = profile_id",
+        """
+        SELECT 'profile_certificate ' || p.uuid || ' ' || certificate_sha1 AS line
+        FROM profile_certificates JOIN profiles p ON p.id = profile_id
+        """,
         """
         SELECT 'undecodable_certificate ' || profile_uuid || ' ' || position || ' ' || sha1 || ' ' || reason AS line
         FROM profile_undecodable_certificates

@@ -33,7 +33,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
         let expected: [(table: String, firstColumn: String)] = [
-            ("profiles", "effective_expiration_date"), ("profiles", "expiration_date"), ("profiles", "team_id"),
+            // profiles_supersession leads with team_id; no query searches the signed expiration date (0014).
+            ("profiles", "effective_expiration_date"), ("profiles", "team_id"),
             ("profiles", "bundle_id"), ("profiles", "name"), ("profile_devices", "device_id"), ("devices", "udid"),
             ("profile_certificates", "certificate_sha1"), ("certificates", "not_after"),
             ("certificates", "team_id"), ("builds", "bundle_id"), ("builds", "profile_uuid"),

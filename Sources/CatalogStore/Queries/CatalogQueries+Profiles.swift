@@ -84,8 +84,8 @@ extension CatalogQueries {
         }
         if let sha1s = filter.certificateSHA1s {
             clauses.add(dialect.fragment("""
-                p.uuid IN (SELECT profile_uuid FROM profile_certificates
-                           WHERE certificate_sha1 IN (\(dialect.jsonArrayElements("?"))))
+                p.id IN (SELECT profile_id FROM profile_certificates
+                         WHERE certificate_sha1 IN (\(dialect.jsonArrayElements("?"))))
                 """), .text(JSONValue.strings(sha1s).serialized()))
         }
         if let key = filter.entitlementKey {
@@ -93,12 +93,12 @@ extension CatalogQueries {
                 // VALUE matches a JSON literal (true, 42, ["a"]) or a string, or one member of an
                 // array entitlement (keychain-access-groups=TEAM.shared).
                 clauses.add(dialect.fragment("""
-                    p.uuid IN (SELECT e.profile_uuid FROM entitlements e WHERE e.key = ? AND (
+                    p.id IN (SELECT e.profile_id FROM entitlements e WHERE e.key = ? AND (
                         \(dialect.entitlementValueMatches)))
                     """), .text(key), .text(value), .text(JSONValue.string(value).serialized()),
                     .text(value), .text(JSONValue.string(value).serialized()), .text(value))
             } else {
-                clauses.add("p.uuid IN (SELECT profile_uuid FROM entitlements WHERE key = ?)", .text(key))
+                clauses.add("p.id IN (SELECT profile_id FROM entitlements WHERE key = ?)", .text(key))
             }
         }
         if filter.signatureUnchecked {
@@ -176,8 +176,8 @@ extension CatalogQueries {
         let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
         let (onHost, hosts) = self.onHost("l.host", host)
         let count = try db.firstRow("""
-            SELECT count(DISTINCT pc.profile_uuid) AS n FROM profile_certificates pc
-            JOIN profile_locations l ON l.profile_uuid = pc.profile_uuid AND l.removed_at IS NULL \(live)\(onHost)
+            SELECT count(DISTINCT pc.profile_id) AS n FROM profile_certificates pc JOIN profiles p ON p.id = pc.profile_id
+            JOIN profile_locations l ON l.profile_uuid = p.uuid AND l.removed_at IS NULL \(live)\(onHost)
             WHERE pc.certificate_sha1 = ?
             """, hosts + [.text(certificate.sha1)])?.int("n") ?? 0
         guard count > 0 else { return nil }
@@ -191,23 +191,24 @@ extension CatalogQueries {
     package func profileDetail(uuid: String, host: String? = nil) throws -> ProfileDetail? {
         let key = SQLValue.text(uuid.uppercased())
         guard let row = try db.firstRow("""
-            SELECT uuid, name, app_id_name, team_id, team_name, team_identifiers, app_id_prefixes, platforms, kind,
+            SELECT id, uuid, name, app_id_name, team_id, team_name, team_identifiers, app_id_prefixes, platforms, kind,
                    xcode_managed, ppq_check, creation_date, expiration_date, effective_expiration_date, expiry_cause,
                    application_identifier, bundle_id, aps_environment, get_task_allow, provisions_all_devices,
                    device_count, certificate_count, time_to_live, version, sha256, first_seen, last_seen,
                    signature, signature_reason, der_profile, der_profile_differences
             FROM profiles WHERE uuid = ?
             """, [key]) else { return nil }
+        let id = SQLValue(row.int64("id"))
         var json = StoredJSON()
-        let entitlements = try db.rows("SELECT key, value_json FROM entitlements WHERE profile_uuid = ? ORDER BY key", [key]).map {
+        let entitlements = try db.rows("SELECT key, value_json FROM entitlements WHERE profile_id = ? ORDER BY key", [id]).map {
             ProfileDetail.Entitlement(key: $0.string("key") ?? "", value: json.value($0.string("value_json") ?? "null"))
         }
         let certificates = try db.rows("""
             SELECT c.sha1, c.sha256, c.common_name, c.type AS certificate_type, c.team_id, c.organization,
                    c.issuer_common_name, c.serial, c.not_before, c.not_after
             FROM profile_certificates pc JOIN certificates c ON c.sha1 = pc.certificate_sha1
-            WHERE pc.profile_uuid = ? ORDER BY c.not_after, c.sha1
-            """, [key]).map(CertificateSummary.init)
+            WHERE pc.profile_id = ? ORDER BY c.not_after, c.sha1
+            """, [id]).map(CertificateSummary.init)
         let undecodable = try db.rows("""
             SELECT position, size, sha1, sha256, reason
             FROM profile_undecodable_certificates WHERE profile_uuid = ? ORDER BY position
@@ -216,9 +217,9 @@ extension CatalogQueries {
                                    sha256: $0.string("sha256") ?? "", reason: $0.string("reason") ?? "")
         }
         let devices = try db.rows("""
-            SELECT d.udid FROM profiles p JOIN profile_devices pd ON pd.profile_id = p.id
-            JOIN devices d ON d.id = pd.device_id WHERE p.uuid = ? ORDER BY d.udid
-            """, [key]).compactMap { $0.string("udid") }
+            SELECT d.udid FROM profile_devices pd JOIN devices d ON d.id = pd.device_id
+            WHERE pd.profile_id = ? ORDER BY d.udid
+            """, [id]).compactMap { $0.string("udid") }
         let (onHost, hosts) = self.onHost("l.host", host)
         let locations = try db.rows("""
             SELECT NULLIF(l.host, '') AS host, l.path, l.container_kind, l.container_path, l.size, l.mtime, l.first_seen,
