@@ -332,6 +332,9 @@ package final class CatalogWriter {
         for (sha1, der) in compact.certificates.sorted(by: { $0.key < $1.key }) where storedDER.insert(sha1).inserted {
             try run(.insertCertificateDER, [.text(sha1), .blob(der)])
         }
+        // The devices next: the compact plist refers to them by id.
+        let deviceIDs = profile.devices.isEmpty ? [] : try deviceIDs(profile.devices, seen: SQLValue(now))
+        let rawPlist = compact.stored { self.deviceIDs[$0] } ?? profile.rawPlist
         let values: [String: SQLValue] = [
             ":uuid": .text(profile.uuid), ":name": .text(profile.name),
             ":app_id_name": SQLValue(profile.appIDName), ":team_id": SQLValue(profile.teamID),
@@ -351,7 +354,7 @@ package final class CatalogWriter {
             ":device_count": SQLValue(profile.devices.count),
             ":certificate_count": SQLValue(profile.certificates.count),
             ":time_to_live": SQLValue(profile.timeToLive), ":version": SQLValue(profile.version),
-            ":sha256": .text(profile.sha256), ":raw_plist": .blob(compact.bytes), ":now": SQLValue(now),
+            ":sha256": .text(profile.sha256), ":raw_plist": .blob(rawPlist), ":now": SQLValue(now),
             ":signature": SQLValue(profile.signature?.status.rawValue),
             ":signature_reason": SQLValue(profile.signature?.reason),
             ":der_profile": .text(profile.derProfile.status.rawValue),
@@ -397,17 +400,18 @@ package final class CatalogWriter {
             try sharedDB.write("DELETE FROM entitlements WHERE profile_id = ?", [.integer(profileID)])
             try run(.unlinkDevices, [.integer(profileID)])
         }
-        try insertChildren(of: profile, id: profileID, at: now)
+        try insertChildren(of: profile, id: profileID, devices: deviceIDs, at: now)
         if existing != nil { return .updated }
         let renewal = try hadProfilesBeforeRun && isRenewal(profile)
         insertedThisRun.insert(profile.uuid)
         return renewal ? .renewed : .new
     }
 
-    /// The profile's certificates, devices and entitlements (`id`: the profile's row id). Certificates
-    /// and devices are inserted sorted by key before any link, the order every writer takes their
-    /// locks in.
-    private func insertChildren(of profile: ProvisioningProfile, id profileID: Int64, at now: Date) throws {
+    /// The profile's certificates, device links and entitlements (`id`: the profile's row id;
+    /// `devices`: its devices' row ids, inserted before the profile). Devices and certificates are
+    /// inserted sorted by key before any link, the order every writer takes their locks in.
+    private func insertChildren(of profile: ProvisioningProfile, id profileID: Int64, devices deviceIDs: [Int64],
+                                at now: Date) throws {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
         let certificates = profile.certificates.sorted { $0.sha1 < $1.sha1 }
@@ -427,10 +431,9 @@ package final class CatalogWriter {
             try run(.insertUndecodableCertificate, [uuid, SQLValue(entry.index), SQLValue(entry.size),
                                                     .text(entry.sha1), .text(entry.sha256), .text(entry.reason)])
         }
-        if !profile.devices.isEmpty {
+        if !deviceIDs.isEmpty {
             // One statement links them all: the database walks the JSON array of ids itself.
-            let ids = try deviceIDs(profile.devices, seen: seen)
-            try run(.linkDevices, [.integer(profileID), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
+            try run(.linkDevices, [.integer(profileID), .text("[" + deviceIDs.map(String.init).joined(separator: ",") + "]")])
         }
         if !profile.entitlements.isEmpty {
             let members = JSONValue.object(profile.entitlements.map { key, value in (key, JSONValue.string(value.json.serialized())) })

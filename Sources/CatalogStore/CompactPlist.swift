@@ -7,12 +7,14 @@ import CCatalogZlib
 ///
 /// Layout of a compact value (integers little-endian; `varint` is LEB128, 7 bits a byte):
 ///
-///     00 43 50 01            magic: NUL, "CP", format 1
+///     00 43 50 02            magic: NUL, "CP", format 2 (format 1: 00 43 50 01)
 ///     u32                    length of the original plist
 ///     u32                    CRC-32 (zlib's) of the original plist
 ///     varint n, n bytes      the template: a zlib stream (RFC 1950) made with the preset dictionary
 ///                            ``dictionary``
-///     the rest               the blob section: raw bytes of `<data>` elements, in template order
+///     varint b, b bytes      the blob section: raw bytes of `<data>` elements, in template order
+///                            (format 1: the rest of the value, and no device section)
+///     the rest               the device section: varints, each a `devices.id` (format 2)
 ///
 /// The inflated template is a sequence of operations that append to the output:
 ///
@@ -24,6 +26,10 @@ import CCatalogZlib
 ///     03 kind                a device identifier in hex from the next bytes of the blob section:
 ///                            kind 0, 20 bytes as 40 lower-case digits; kind 1, 12 bytes as 8 upper-case
 ///                            digits, `-`, 16 upper-case digits (``HexString``)
+///     04                     a device by reference (format 2): the `udid` of the device whose id is
+///                            the next varint of the device section. Each profile links the devices it
+///                            lists (`profile_devices`) and devices are never deleted, so the row is
+///                            there as long as the profile is.
 ///
 /// and a `layout` says how the base64 text was laid out between `<data>` and `</data>`: varint L, the
 /// length of every line but the last (0: one line), then three length-prefixed byte strings (varint
@@ -32,18 +38,37 @@ import CCatalogZlib
 /// A `<data>` element is replaced only when its text is canonical base64 that this layout rebuilds
 /// exactly; anything else stays literal. The encoder decodes its own output before it is stored.
 package enum CompactPlist {
-    package static let magic: [UInt8] = [0x00, 0x43, 0x50, 0x01]
+    /// The first three bytes of every compact value; the fourth is the format.
+    package static let magicPrefix: [UInt8] = [0x00, 0x43, 0x50]
+    /// The magic of the format this version writes.
+    package static let magic: [UInt8] = magicPrefix + [0x02]
 
-    /// What ``encode(_:certificateSHA1s:)`` made: the value to store, and the DER of each
-    /// certificate it refers to (keyed by uppercase hex SHA-1), which must be stored with it.
+    /// What ``encode(_:certificateSHA1s:devices:with:)`` made: the value to store but its device
+    /// section, the DER of each certificate it refers to (keyed by uppercase hex SHA-1), which must
+    /// be stored with it, and the identifiers of the devices it refers to, in order.
     package struct Encoded: Sendable {
+        /// The stored value without its device section: the plist itself when it is not compact.
         package var bytes: [UInt8]
         package var certificates: [String: [UInt8]]
+        package var devices: [String] = []
+
+        /// The value to store, its device references given by `deviceID` (identifier → `devices.id`);
+        /// nil when one of them has no id.
+        package func stored(deviceID: (String) -> Int64?) -> [UInt8]? {
+            guard isCompact(bytes) else { return bytes }
+            var out = bytes
+            for udid in devices {
+                guard let id = deviceID(udid), id >= 0 else { return nil }
+                appendVarint(Int(id), to: &out)
+            }
+            return out
+        }
     }
 
-    /// Whether a stored `raw_plist` value is in this format (else it is the plist itself).
+    /// Whether a stored `raw_plist` value is compact (else it is the plist itself, which never
+    /// begins with a NUL byte).
     package static func isCompact(_ stored: [UInt8]) -> Bool {
-        stored.count >= 12 && Array(stored[0..<4]) == magic
+        stored.count >= 12 && stored[0] == magicPrefix[0] && stored[1] == magicPrefix[1] && stored[2] == magicPrefix[2]
     }
 
     // MARK: Encoding
@@ -52,7 +77,8 @@ package enum CompactPlist {
     /// case the compact form would not rebuild it (then nothing is lost, only space). Each thread
     /// passes its own ``Compressor``.
     package static func compacting(_ profile: ProvisioningProfile, with compressor: Compressor = Compressor()) -> Encoded {
-        encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), with: compressor)
+        encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), devices: Set(profile.devices),
+               with: compressor)
             ?? Encoded(bytes: profile.rawPlist, certificates: [:])
     }
 
@@ -63,13 +89,15 @@ package enum CompactPlist {
     }
 
     /// Compacts `plist` (each thread with its own `compressor`). Certificates (by uppercase hex SHA-1 of their DER) listed in
-    /// `certificateSHA1s` become references; nil when the output would not decode to `plist` (then
-    /// the plist is stored as it is).
-    package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>,
+    /// `certificateSHA1s` become references, and so does each `<string>` whose text is one of
+    /// `devices` (the profile's device identifiers, which the writer links); nil when the output
+    /// would not decode to `plist` (then the plist is stored as it is).
+    package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: Set<String> = [],
                                with compressor: Compressor = Compressor()) -> Encoded? {
         var template: [UInt8] = []
         template.reserveCapacity(plist.count / 2)
         var blobs: [UInt8] = []
+        var references = DeviceReferences(devices)
         var certificates: [String: [UInt8]] = [:]
         var literalStart = 0
         var cursor = 0
@@ -80,7 +108,7 @@ package enum CompactPlist {
                 guard let end = find(close, in: text, from: contentStart) else { break }
                 cursor = end + close.count
                 guard let (bytes, layout) = Base64Layout.decode(text, contentStart..<end) else { continue }
-                appendText(text, literalStart..<contentStart, to: &template, blobs: &blobs)
+                appendText(text, literalStart..<contentStart, to: &template, blobs: &blobs, devices: &references)
                 let sha1 = Digest.sha1(bytes)
                 let hex = Digest.hex(sha1)
                 if certificateSHA1s.contains(hex) {
@@ -95,7 +123,7 @@ package enum CompactPlist {
                 layout.write(to: &template)
                 literalStart = end
             }
-            appendText(text, literalStart..<text.count, to: &template, blobs: &blobs)
+            appendText(text, literalStart..<text.count, to: &template, blobs: &blobs, devices: &references)
         }
         guard let deflated = compressor.deflater.deflate(template, dictionary: dictionary) else { return nil }
         var out = magic
@@ -103,23 +131,63 @@ package enum CompactPlist {
         appendUInt32(Inflater.crc32(plist), to: &out)
         appendVarint(deflated.count, to: &out)
         out.append(contentsOf: deflated)
+        appendVarint(blobs.count, to: &out)
         out.append(contentsOf: blobs)
-        // The proof that nothing was lost, made before anything is stored.
-        guard (try? decode(out, certificate: { certificates[$0] })) == plist else { return nil }
-        return Encoded(bytes: out, certificates: certificates)
+        let encoded = Encoded(bytes: out, certificates: certificates, devices: references.order)
+        // The proof that nothing was lost, made before anything is stored: the device section here
+        // numbers the devices by their place in `references.order`, where the writer's holds their ids.
+        let devices = references.order
+        guard let provisional = encoded.stored(deviceID: { references.position[$0].map(Int64.init) }),
+              (try? decode(provisional, certificate: { certificates[$0] },
+                           device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })) == plist
+        else { return nil }
+        return encoded
     }
 
-    /// Appends `text[range]`: device identifiers (`<string>` of 40 lower-case hex digits, or
-    /// `8-16` upper-case ones) as their bytes in the blob section, the rest literally. A list of 100
+    /// The device identifiers a plist refers to, one entry per reference in template order.
+    private struct DeviceReferences {
+        let candidates: Set<String>
+        /// The candidates' lengths in bytes: most `<string>`s are not looked up at all.
+        let lengths: Set<Int>
+        var order: [String] = []
+        /// Where each identifier is first in `order`.
+        var position: [String: Int] = [:]
+
+        init(_ candidates: Set<String>) {
+            self.candidates = candidates
+            lengths = Set(candidates.map(\.utf8.count))
+        }
+
+        /// Whether `text[range]` is one of the candidates; if so, the reference is recorded.
+        mutating func refer(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+            guard lengths.contains(range.count),
+                  let udid = String(bytes: text[range], encoding: .utf8), candidates.contains(udid) else { return false }
+            if position[udid] == nil { position[udid] = order.count }
+            order.append(udid)
+            return true
+        }
+    }
+
+    /// Appends `text[range]`: the profile's devices (`<string>` of one of `devices`) as references,
+    /// other device-like identifiers (`<string>` of 40 lower-case hex digits, or `8-16` upper-case
+    /// ones) as their bytes in the blob section, the rest literally. A list of 100
     /// devices was most of what zlib had to work on, at twice the cost of the rest.
     private static func appendText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                                   to out: inout [UInt8], blobs: inout [UInt8]) {
+                                   to out: inout [UInt8], blobs: inout [UInt8], devices: inout DeviceReferences) {
         let open = Array("<string>".utf8), close = Array("</string>".utf8)
         var literalStart = range.lowerBound
         var cursor = range.lowerBound
         while let start = find(open, in: text, from: cursor, before: range.upperBound) {
             let content = start + open.count
             cursor = content
+            if !devices.lengths.isEmpty, let end = find(close, in: text, from: content, before: range.upperBound),
+               devices.refer(text, content..<end) {
+                appendLiteral(text, literalStart..<content, to: &out)
+                out.append(4)
+                literalStart = end
+                cursor = end
+                continue
+            }
             for kind in HexString.allCases {
                 let end = content + kind.textCount
                 guard end + close.count <= range.upperBound,
@@ -164,18 +232,30 @@ package enum CompactPlist {
     // MARK: Decoding
 
     /// The original plist of a stored `raw_plist` value: itself when it is not compact, else rebuilt
-    /// with `certificate` (uppercase hex SHA-1 → DER). Throws when the value is damaged or a
-    /// certificate is missing; the CRC-32 of the result is checked.
-    package static func decode(_ stored: [UInt8], certificate: (String) throws -> [UInt8]?) throws -> [UInt8] {
+    /// with `certificate` (uppercase hex SHA-1 → DER) and `device` (`devices.id` → identifier).
+    /// Throws when the value is damaged or a certificate or device is missing; the CRC-32 of the
+    /// result is checked.
+    package static func decode(_ stored: [UInt8], certificate: (String) throws -> [UInt8]?,
+                               device: (Int64) throws -> String? = { _ in nil }) throws -> [UInt8] {
         guard isCompact(stored) else { return stored }
-        var reader = ByteReader(stored, from: magic.count)
+        let format = stored[magicPrefix.count]
+        guard format == 1 || format == 2 else { throw CompactPlistError("unknown format \(format)") }
+        var reader = ByteReader(stored, from: magicPrefix.count + 1)
         let length = Int(try reader.uint32())
         // A damaged length or layout must not make this allocate more than a profile can hold.
         guard length <= ProfileDecoder.maximumSize else { throw CompactPlistError("declared length \(length) is too large") }
         let crc = try reader.uint32()
         let deflatedCount = try reader.varint()
         let deflated = try reader.bytes(deflatedCount)
-        var blobs = ByteReader(Array(stored[reader.offset...]), from: 0)
+        var blobs: ByteReader
+        var devices: ByteReader
+        if format == 1 {
+            blobs = ByteReader(Array(stored[reader.offset...]), from: 0)
+            devices = ByteReader([], from: 0)
+        } else {
+            blobs = ByteReader(try reader.bytes(try reader.varint()), from: 0)
+            devices = ByteReader(Array(stored[reader.offset...]), from: 0)
+        }
         guard let template = Zlib.inflate(deflated, dictionary: dictionary, limit: 64 << 20) else {
             throw CompactPlistError("the compressed template does not inflate")
         }
@@ -201,6 +281,11 @@ package enum CompactPlist {
                 guard let kind = HexString(rawValue: try ops.byte()) else { throw CompactPlistError("unknown identifier kind") }
                 guard kind.textCount <= length - out.count else { throw CompactPlistError("longer than declared") }
                 kind.write(try blobs.bytes(kind.byteCount), to: &out)
+            case 4 where format >= 2:
+                let id = Int64(try devices.varint())
+                guard let udid = try device(id) else { throw CompactPlistError("device \(id) is not in the catalogue") }
+                guard udid.utf8.count <= length - out.count else { throw CompactPlistError("longer than declared") }
+                out.append(contentsOf: udid.utf8)
             case let op:
                 throw CompactPlistError("unknown operation \(op)")
             }

@@ -5,9 +5,11 @@ extension Connection {
         guard let stored = try queryFirst("SELECT raw_plist FROM profiles WHERE uuid = ?",
                                           [.text(uuid.uppercased())])?[0].blob else { return nil }
         do {
-            return try CompactPlist.decode(stored) { sha1 in
+            return try CompactPlist.decode(stored, certificate: { sha1 in
                 try queryFirst("SELECT der FROM certificate_der WHERE sha1 = ?", [.text(sha1)])?[0].blob
-            }
+            }, device: { id in
+                try queryFirst("SELECT udid FROM devices WHERE id = ?", [.integer(id)])?.string("udid")
+            })
         } catch let error as CompactPlistError {
             throw StoreError.damagedRawPlist(path: path, uuid: uuid.uppercased(), reason: error.description)
         }

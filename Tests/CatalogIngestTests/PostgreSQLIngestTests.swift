@@ -36,13 +36,22 @@ struct PostgreSQLIngestTests {
     }
 
     /// Everything the runs wrote that does not depend on when or in which order they ran (ids and
-    /// times aside; run counts of new and renewed profiles depend on who came first).
+    /// times aside; run counts of new and renewed profiles depend on who came first). Raw plists are
+    /// compared as rebuilt, since the stored values name devices by id.
     static func contents(_ url: String) throws -> [[SQLValue]] {
         let connection = try PostgreSQLConnection(url)
+        let plists = try connection.query("SELECT uuid, raw_plist FROM profiles ORDER BY uuid").map { row -> [SQLValue] in
+            let plist = try CompactPlist.decode(row.blob("raw_plist") ?? [], certificate: { sha1 in
+                try connection.queryFirst("SELECT der FROM certificate_der WHERE sha1 = $1", [.text(sha1)])?.blob("der")
+            }, device: { id in
+                try connection.queryFirst("SELECT udid FROM devices WHERE id = $1", [.integer(id)])?.string("udid")
+            })
+            return [row["uuid"], .text(Digest.sha256Hex(plist))]
+        }
         let queries = [
             """
             SELECT uuid, name, team_id, kind, sha256, effective_expiration_date, device_count, certificate_count,
-                   signature, md5(raw_plist) FROM profiles ORDER BY uuid
+                   signature FROM profiles ORDER BY uuid
             """,
             "SELECT sha1, sha256, common_name, type FROM certificates ORDER BY sha1",
             "SELECT sha1, md5(der) FROM certificate_der ORDER BY sha1",
@@ -66,7 +75,7 @@ struct PostgreSQLIngestTests {
             "SELECT host, status, files_scanned, files_decoded, errors FROM ingest_runs ORDER BY host, id",
             "SELECT r.host, e.path, e.message FROM ingest_errors e JOIN ingest_runs r ON r.id = e.run_id ORDER BY 1, 2, 3",
         ]
-        return try queries.flatMap { try connection.query($0).map(\.values) + [[.text("--")]] }
+        return try plists + queries.flatMap { try connection.query($0).map(\.values) + [[.text("--")]] }
     }
 
     /// Each host's tree: the fixtures and a run of bare-plist variants, overlapping the others' —

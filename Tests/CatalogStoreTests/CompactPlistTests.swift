@@ -127,14 +127,64 @@ struct CompactPlistTests {
         #expect(throws: CompactPlistError.self) { try CompactPlist.decode(Self.value(template: hostile, length: 50)) { _ in nil } }
     }
 
-    /// A compact value around `template`, deflated with the format's dictionary, claiming `length`.
-    private static func value(template: [UInt8], length: Int) throws -> [UInt8] {
+    /// A compact value of `format` around `template`, deflated with the format's dictionary, claiming
+    /// `length` and `crc`, with `blobs` and (format 2) `devices` as its last sections.
+    private static func value(template: [UInt8], length: Int, crc: UInt32 = 0, format: UInt8 = 2,
+                              blobs: [UInt8] = [], devices: [UInt8] = []) throws -> [UInt8] {
         let deflated = try #require(Zlib.Deflater().deflate(template, dictionary: CompactPlist.dictionary))
-        var out = CompactPlist.magic
+        var out = CompactPlist.magicPrefix + [format]
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: length >> shift)) }
-        out += [0, 0, 0, 0]
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: crc >> shift)) }
         CompactPlist.appendVarint(deflated.count, to: &out)
-        return out + deflated
+        out += deflated
+        if format >= 2 { CompactPlist.appendVarint(blobs.count, to: &out) }
+        return out + blobs + devices
+    }
+
+    /// Format 2: the profile's devices are stored as their `devices.id`s after the blob section, in
+    /// any spelling, repeats included; other identifiers stay bytes; a missing device is an error.
+    @Test func theProfilesDevicesAreStoredByReference() throws {
+        let lower = "0123456789abcdef0123456789abcdef01234567", modern = "00008030-001A2B3C4D5E6F70"
+        let odd = "my-test-iPad", stranger = "ffffffffffffffffffffffffffffffffffffffff"
+        let text = "<plist><array><string>\(lower)</string><string>\(modern)</string><string>\(odd)</string>"
+            + "<string>\(stranger)</string><string>\(lower)</string></array></plist>"
+        let original = Array(text.utf8)
+        let encoded = try #require(CompactPlist.encode(original, certificateSHA1s: [], devices: [lower, modern, odd]))
+        #expect(encoded.devices == [lower, modern, odd, lower])
+        let ids: [String: Int64] = [lower: 5, modern: 300, odd: 70_000]
+        let stored = try #require(encoded.stored { ids[$0] })
+        #expect(Array(stored.prefix(4)) == [0x00, 0x43, 0x50, 0x02])
+        // The device section: 5, 300, 70000, 5 as varints; before it, the stranger's 20 bytes.
+        #expect(Array(stored.suffix(7)) == [0x05, 0xAC, 0x02, 0xF0, 0xA2, 0x04, 0x05])
+        #expect(Array(stored.dropLast(7).suffix(20)) == [UInt8](repeating: 0xFF, count: 20))
+        let udids = Dictionary(uniqueKeysWithValues: ids.map { ($1, $0) })
+        #expect(try CompactPlist.decode(stored, certificate: { _ in nil }, device: { udids[$0] }) == original)
+        #expect(throws: CompactPlistError.self) {
+            try CompactPlist.decode(stored, certificate: { _ in nil }, device: { $0 == 300 ? nil : udids[$0] })
+        }
+        #expect(encoded.stored { $0 == odd ? nil : ids[$0] } == nil, "a device without an id cannot be stored")
+        // Without the profile's devices, the same plist keeps the hex identifiers as bytes.
+        let unreferenced = try #require(CompactPlist.encode(original, certificateSHA1s: []))
+        #expect(unreferenced.devices.isEmpty)
+        #expect(try CompactPlist.decode(unreferenced.stored { _ in nil } ?? [], certificate: { _ in nil }) == original)
+    }
+
+    /// Values written in format 1 (no blob length, no device section) still decode; an unknown
+    /// format is an error, not a plist.
+    @Test func formatOneValuesStillDecode() throws {
+        let original = Array("<string>0123456789abcdef0123456789abcdef01234567</string>".utf8)
+        let template: [UInt8] = [0, 8] + Array("<string>".utf8) + [3, 0] + [0, 9] + Array("</string>".utf8)
+        let blobs: [UInt8] = [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB,
+                              0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67]
+        let crc = Inflater.crc32(original)
+        let formatOne = try Self.value(template: template, length: original.count, crc: crc, format: 1, blobs: blobs)
+        #expect(CompactPlist.isCompact(formatOne))
+        #expect(try CompactPlist.decode(formatOne) { _ in nil } == original)
+        // Op 04 is not part of format 1.
+        let reference = try Self.value(template: [0, 8] + Array("<string>".utf8) + [4], length: 9, format: 1)
+        #expect(throws: CompactPlistError.self) { try CompactPlist.decode(reference, certificate: { _ in nil }, device: { _ in "x" }) }
+        let unknown = try Self.value(template: template, length: original.count, crc: crc, format: 3, blobs: blobs)
+        #expect(throws: CompactPlistError.self) { try CompactPlist.decode(unknown) { _ in nil } }
     }
 
     @Test func damageAndAMissingCertificateAreErrors() throws {
