@@ -334,7 +334,8 @@ package final class CatalogWriter {
         }
         // The devices next: the compact plist refers to them by id.
         let deviceIDs = profile.devices.isEmpty ? [] : try deviceIDs(profile.devices, seen: SQLValue(now))
-        let rawPlist = compact.stored { self.deviceIDs[$0] } ?? profile.rawPlist
+        // One id per listed device, or the plist is stored as it is (never expected).
+        let rawPlist = (deviceIDs.count == profile.devices.count ? compact.stored(deviceIDs: deviceIDs) : nil) ?? profile.rawPlist
         let values: [String: SQLValue] = [
             ":uuid": .text(profile.uuid), ":name": .text(profile.name),
             ":app_id_name": SQLValue(profile.appIDName), ":team_id": SQLValue(profile.teamID),

@@ -45,21 +45,22 @@ package enum CompactPlist {
 
     /// What ``encode(_:certificateSHA1s:devices:with:)`` made: the value to store but its device
     /// section, the DER of each certificate it refers to (keyed by uppercase hex SHA-1), which must
-    /// be stored with it, and the identifiers of the devices it refers to, in order.
+    /// be stored with it, and the devices it refers to, in order, as positions in the device list
+    /// given to the encoder (the profile's `devices`).
     package struct Encoded: Sendable {
         /// The stored value without its device section: the plist itself when it is not compact.
         package var bytes: [UInt8]
         package var certificates: [String: [UInt8]]
-        package var devices: [String] = []
+        package var devices: [Int] = []
 
-        /// The value to store, its device references given by `deviceID` (identifier → `devices.id`);
-        /// nil when one of them has no id.
-        package func stored(deviceID: (String) -> Int64?) -> [UInt8]? {
+        /// The value to store, given the `devices.id` of each device in the encoder's device list (in
+        /// that order); nil when one of the devices it refers to has none.
+        package func stored(deviceIDs: [Int64]) -> [UInt8]? {
             guard isCompact(bytes) else { return bytes }
             var out = bytes
-            for udid in devices {
-                guard let id = deviceID(udid), id >= 0 else { return nil }
-                appendVarint(Int(id), to: &out)
+            for position in devices {
+                guard position < deviceIDs.count, deviceIDs[position] >= 0 else { return nil }
+                appendVarint(Int(deviceIDs[position]), to: &out)
             }
             return out
         }
@@ -77,7 +78,7 @@ package enum CompactPlist {
     /// case the compact form would not rebuild it (then nothing is lost, only space). Each thread
     /// passes its own ``Compressor``.
     package static func compacting(_ profile: ProvisioningProfile, with compressor: Compressor = Compressor()) -> Encoded {
-        encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), devices: Set(profile.devices),
+        encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), devices: profile.devices,
                with: compressor)
             ?? Encoded(bytes: profile.rawPlist, certificates: [:])
     }
@@ -92,7 +93,7 @@ package enum CompactPlist {
     /// `certificateSHA1s` become references, and so does each `<string>` whose text is one of
     /// `devices` (the profile's device identifiers, which the writer links); nil when the output
     /// would not decode to `plist` (then the plist is stored as it is).
-    package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: Set<String> = [],
+    package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: [String] = [],
                                with compressor: Compressor = Compressor()) -> Encoded? {
         var template: [UInt8] = []
         template.reserveCapacity(plist.count / 2)
@@ -135,35 +136,35 @@ package enum CompactPlist {
         out.append(contentsOf: blobs)
         let encoded = Encoded(bytes: out, certificates: certificates, devices: references.order)
         // The proof that nothing was lost, made before anything is stored: the device section here
-        // numbers the devices by their place in `references.order`, where the writer's holds their ids.
-        let devices = references.order
-        guard let provisional = encoded.stored(deviceID: { references.position[$0].map(Int64.init) }),
+        // holds each device's position in `devices`, where the writer's holds its id.
+        guard let provisional = encoded.stored(deviceIDs: devices.indices.map(Int64.init)),
               (try? decode(provisional, certificate: { certificates[$0] },
                            device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })) == plist
         else { return nil }
         return encoded
     }
 
-    /// The device identifiers a plist refers to, one entry per reference in template order.
+    /// The devices a plist refers to, one entry per reference in template order.
     private struct DeviceReferences {
-        let candidates: Set<String>
+        /// Each candidate identifier's first position in the device list.
+        let positions: [String: Int]
         /// The candidates' lengths in bytes: most `<string>`s are not looked up at all.
         let lengths: Set<Int>
-        var order: [String] = []
-        /// Where each identifier is first in `order`.
-        var position: [String: Int] = [:]
+        /// The position of each reference's device.
+        var order: [Int] = []
 
-        init(_ candidates: Set<String>) {
-            self.candidates = candidates
-            lengths = Set(candidates.map(\.utf8.count))
+        init(_ devices: [String]) {
+            var positions: [String: Int] = [:]
+            for (position, udid) in devices.enumerated() where positions[udid] == nil { positions[udid] = position }
+            self.positions = positions
+            lengths = Set(devices.map(\.utf8.count))
         }
 
         /// Whether `text[range]` is one of the candidates; if so, the reference is recorded.
         mutating func refer(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-            guard lengths.contains(range.count),
-                  let udid = String(bytes: text[range], encoding: .utf8), candidates.contains(udid) else { return false }
-            if position[udid] == nil { position[udid] = order.count }
-            order.append(udid)
+            guard lengths.contains(range.count), let udid = String(bytes: text[range], encoding: .utf8),
+                  let position = positions[udid] else { return false }
+            order.append(position)
             return true
         }
     }

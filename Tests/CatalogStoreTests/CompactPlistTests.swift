@@ -149,10 +149,10 @@ struct CompactPlistTests {
         let text = "<plist><array><string>\(lower)</string><string>\(modern)</string><string>\(odd)</string>"
             + "<string>\(stranger)</string><string>\(lower)</string></array></plist>"
         let original = Array(text.utf8)
-        let encoded = try #require(CompactPlist.encode(original, certificateSHA1s: [], devices: [lower, modern, odd]))
-        #expect(encoded.devices == [lower, modern, odd, lower])
+        let encoded = try #require(CompactPlist.encode(original, certificateSHA1s: [], devices: [lower, modern, odd, modern]))
+        #expect(encoded.devices == [0, 1, 2, 0])
         let ids: [String: Int64] = [lower: 5, modern: 300, odd: 70_000]
-        let stored = try #require(encoded.stored { ids[$0] })
+        let stored = try #require(encoded.stored(deviceIDs: [5, 300, 70_000]))
         #expect(Array(stored.prefix(4)) == [0x00, 0x43, 0x50, 0x02])
         // The device section: 5, 300, 70000, 5 as varints; before it, the stranger's 20 bytes.
         #expect(Array(stored.suffix(7)) == [0x05, 0xAC, 0x02, 0xF0, 0xA2, 0x04, 0x05])
@@ -162,11 +162,11 @@ struct CompactPlistTests {
         #expect(throws: CompactPlistError.self) {
             try CompactPlist.decode(stored, certificate: { _ in nil }, device: { $0 == 300 ? nil : udids[$0] })
         }
-        #expect(encoded.stored { $0 == odd ? nil : ids[$0] } == nil, "a device without an id cannot be stored")
+        #expect(encoded.stored(deviceIDs: [5, 300]) == nil, "a device without an id cannot be stored")
         // Without the profile's devices, the same plist keeps the hex identifiers as bytes.
         let unreferenced = try #require(CompactPlist.encode(original, certificateSHA1s: []))
         #expect(unreferenced.devices.isEmpty)
-        #expect(try CompactPlist.decode(unreferenced.stored { _ in nil } ?? [], certificate: { _ in nil }) == original)
+        #expect(try CompactPlist.decode(unreferenced.stored(deviceIDs: []) ?? [], certificate: { _ in nil }) == original)
     }
 
     /// Values written in format 1 (no blob length, no device section) still decode; an unknown

@@ -103,12 +103,13 @@ final class LibcryptoKeys: @unchecked Sendable {
     static let limit = 256
 
     private let lock = NSLock()
-    private var keys: [[UInt8]: OpaquePointer] = [:]
+    private var keys: [DERKey: OpaquePointer] = [:]   // DERKey: hashed in one pass, not byte by byte
 
     /// A key for `spki`; pass it to `release` when done.
     func key(for spki: [UInt8]) -> OpaquePointer? {
+        let key = DERKey(spki)
         lock.lock()
-        let cached = keys[spki]
+        let cached = keys[key]
         lock.unlock()
         if let cached { return cached }
         let loaded: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
@@ -118,11 +119,11 @@ final class LibcryptoKeys: @unchecked Sendable {
         guard let loaded else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        if let raced = keys[spki] {
+        if let raced = keys[key] {
             EVP_PKEY_free(loaded)
             return raced
         }
-        if keys.count < Self.limit { keys[spki] = loaded }
+        if keys.count < Self.limit { keys[key] = loaded }
         return loaded
     }
 
