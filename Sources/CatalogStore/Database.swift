@@ -57,6 +57,8 @@ package final class Connection {
             _ = try query("SELECT count(*) FROM sqlite_master")
         } catch let error as SQLiteError where error.primaryCode == SQLiteError.notADatabase {
             throw StoreError.notADatabase(path: path)
+        } catch let error as SQLiteError where error.extendedCode == SQLiteError.readOnlyRollback {
+            throw StoreError.interruptedWrite(path: path)
         }
         try execute("PRAGMA foreign_keys = ON")
         if wal && !readOnly { try enableWAL() }

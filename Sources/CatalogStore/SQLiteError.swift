@@ -37,6 +37,8 @@ extension SQLiteError {
     package static let misuse: Int32 = 21
     package static let range: Int32 = 25
     package static let notADatabase: Int32 = 26
+    /// A read-only connection met a journal it would have to roll back (`SQLITE_READONLY_ROLLBACK`).
+    package static let readOnlyRollback: Int32 = 776
     package static let constraintForeignKey: Int32 = 787
     package static let constraintNotNull: Int32 = 1299
     package static let constraintPrimaryKey: Int32 = 1555

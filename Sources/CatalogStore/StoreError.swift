@@ -11,6 +11,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case diskFull(path: String, detail: String)
     /// The file or its folder cannot be written by this user.
     case readOnly(path: String)
+    /// A write was interrupted (a killed ingest) and left a journal this reader may not roll back.
+    case interruptedWrite(path: String)
     /// Another ingest of the same host holds its lock on a PostgreSQL catalogue past the wait.
     case hostBusy(catalogue: String, host: String)
     /// A PostgreSQL catalogue (named without its password) gathers several hosts: a writer must name one.
@@ -43,6 +45,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the disk is full while writing \(path); the catalogue is unchanged (\(detail))"
         case .readOnly(let path):
             return "cannot write to \(path): it is read-only"
+        case .interruptedWrite(let path):
+            return "catalogue \(path): an ingest was interrupted and left \(path)-journal, which only a user who may "
+                + "write the catalogue can roll back; any catalog command run by that user (its next ingest) does so"
         case .hostBusy(let catalogue, let host):
             return "another ingest for host '\(host)' is writing to \(catalogue); try again when it has finished"
         case .hostRequired(let catalogue):
