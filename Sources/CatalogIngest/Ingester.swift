@@ -81,6 +81,8 @@ package final class Ingester {
     /// Walks one root; false when the root itself could not be read.
     private func ingest(root: String) throws -> Bool {
         let stamps = options.full ? [:] : try writer.fileStamps(under: root)
+        // Most runs meet the files they knew: room for them all, not a rehash at every doubling.
+        seen.reserveCapacity(seen.count + stamps.count)
         var pending: [(Candidate, CatalogWriter.FileStamp)] = []
         var rootReadable = true
         let size = max(options.batchSize, 1)

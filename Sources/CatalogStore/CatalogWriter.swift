@@ -255,17 +255,19 @@ package final class CatalogWriter {
 
     /// The index entries of this host's paths at or below `root`.
     package func fileStamps(under root: String) throws -> [String: FileStamp] {
-        var stamps: [String: FileStamp] = [:]
+        // Gathered first, so the dictionary is sized once instead of rehashed at every doubling
+        // (the paths are unique: they are the table's key with the host).
+        var entries: [(String, FileStamp)] = []
         let range = PathRange(root)
         try db.eachRow("""
             SELECT path, size, mtime_ns, status FROM files
             WHERE host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, [.text(host), .text(range.root), .text(range.lower), .text(range.upper)]) { row in
             guard let path = row.string("path") else { return }
-            stamps[path] = FileStamp(size: row.int64("size") ?? -1, mtimeNanoseconds: row.int64("mtime_ns") ?? -1,
-                                     status: row.string("status").flatMap(FileStatus.init(rawValue:)) ?? .error)
+            entries.append((path, FileStamp(size: row.int64("size") ?? -1, mtimeNanoseconds: row.int64("mtime_ns") ?? -1,
+                                            status: row.string("status").flatMap(FileStatus.init(rawValue:)) ?? .error)))
         }
-        return stamps
+        return Dictionary(entries, uniquingKeysWith: { first, _ in first })
     }
 
     package func recordFile(_ path: String, stamp: FileStamp, kind: String, sha256: String?, run runID: Int64) throws {
