@@ -7,7 +7,7 @@ struct MaxAge: Equatable {
     var text: String
 
     static let option = OptionSpec(name: "max-age", value: "duration",
-                                   help: "Fail (exit 1) when the last successful ingest is older than this: 90m, 36h, 2d, 1w\n(default $CATALOG_MAX_AGE; unset: no limit).")
+                                   help: "Fail (exit 1) when the last successful ingest (with --host, that host's) is older than\nthis: 90m, 36h, 2d, 1w (default $CATALOG_MAX_AGE; unset: no limit).")
 
     /// Tables on a terminal get a one-line notice on stderr past this age.
     static let noticeAfter: TimeInterval = 7 * 86_400

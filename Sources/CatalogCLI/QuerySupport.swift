@@ -28,24 +28,28 @@ enum QuerySupport {
     /// on a terminal says so on stderr once the catalogue is a week old.
     static func queries(_ options: QueryOptions, _ context: CommandContext) throws -> CatalogQueries {
         try queries(at: options.database, maxAge: options.maxAge,
-                    showsTable: context.stdoutIsTerminal && options.format == .table, context)
+                    showsTable: context.stdoutIsTerminal && options.format == .table, host: options.host, context)
     }
 
-    /// ``queries(_:_:)`` for a command with other output options (`report`).
-    static func queries(at path: String, maxAge option: MaxAge?, showsTable: Bool,
+    /// ``queries(_:_:)`` for a command with other output options (`report`). With `host` (a query's
+    /// `--host`), the answer is as old as that host's last successful ingest, not the newest of any
+    /// host: a fleet host whose nightly job died is noticed even while the others keep ingesting.
+    static func queries(at path: String, maxAge option: MaxAge?, showsTable: Bool, host: String? = nil,
                         _ context: CommandContext) throws -> CatalogQueries {
         let queries = try Catalogue.openQueries(path)
         let maxAge = try MaxAge.resolve(option, context.environment)
         guard maxAge != nil || showsTable else { return queries }
-        let last = try queries.lastSuccessfulIngest()
+        let last = try queries.lastSuccessfulIngest(host: host)
         let age = last.map { Date().timeIntervalSince($0) }
         if let maxAge, age.map({ $0 > Double(maxAge.seconds) }) ?? true {
             let when = last.map { "last ingested successfully at \(ISO8601.format($0)) (\(MaxAge.describe(age ?? 0)) ago)" }
                 ?? "never ingested successfully"
-            throw CLIError("the catalogue \(path) is stale: \(when), more than --max-age \(maxAge.text)")
+            let subject = host.map { "host '\($0)' of the catalogue \(path)" } ?? "the catalogue \(path)"
+            throw CLIError("\(subject) is stale: \(when), more than --max-age \(maxAge.text)")
         }
         if showsTable, let age, age > MaxAge.noticeAfter {
-            context.err("note: the catalogue was last ingested \(MaxAge.describe(age)) ago (\(ISO8601.format(last ?? Date())))\n")
+            let subject = host.map { "host '\($0)'" } ?? "the catalogue"
+            context.err("note: \(subject) was last ingested \(MaxAge.describe(age)) ago (\(ISO8601.format(last ?? Date())))\n")
         }
         return queries
     }

@@ -35,6 +35,33 @@ import Testing
         #expect(try catalogue.run(["expiring", "--exit-code", "--max-age", "1d", "--json"]).status == 1)
     }
 
+    /// In a fleet catalogue, `--host H --max-age` asks how old host H's answers are: one host whose
+    /// nightly job died is stale even while another keeps the catalogue as a whole fresh.
+    @Test func withHostMaxAgeChecksThatHostsLastIngest() throws {
+        let catalogue = try Catalogue()
+        let second = try CatalogProcess.run(["ingest", CatalogProcess.fixtures, "--db", catalogue.db,
+                                             "--exclude", "signatures", "--host", "Build-B"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let connection = try Connection(path: catalogue.db)
+        let then = SQLDate.string(from: Date().addingTimeInterval(-3 * 86_400))
+        _ = try connection.execute("UPDATE ingest_runs SET started_at = ?, finished_at = ? WHERE host = 'build-b'",
+                                   [.text(then), .text(then)])
+
+        // The catalogue as a whole is fresh: the unnamed host ingested just now.
+        #expect(try catalogue.run(["expiring", "--max-age", "36h", "--json"]).status == 0)
+        for command in [["expiring"], ["profiles"], ["builds"], ["runs"]] {
+            let stale = try catalogue.run(command + ["--host", "build-b", "--max-age", "36h", "--json"])
+            #expect(stale.status == 1, "\(command): \(stale.stderr)")
+            #expect(stale.stdout.isEmpty)
+            #expect(stale.stderr.contains("host 'build-b' of the catalogue") && stale.stderr.contains("3 days ago"),
+                    "\(command): \(stale.stderr)")
+        }
+        #expect(try catalogue.run(["profiles", "--host", "BUILD-B", "--max-age", "4d", "--json"]).status == 0)
+        let never = try catalogue.run(["profiles", "--host", "build-c", "--max-age", "4d", "--json"])
+        #expect(never.status == 1 && never.stderr.contains("host 'build-c' of the catalogue")
+                && never.stderr.contains("never ingested successfully"), "\(never.stderr)")
+    }
+
     @Test func statsShowsTheAge() throws {
         let catalogue = try Catalogue()
         try Self.age(catalogue, days: 10)

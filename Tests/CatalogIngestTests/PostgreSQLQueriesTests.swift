@@ -187,6 +187,11 @@ struct PostgreSQLQueriesTests {
         #expect(Set(try a.runs(limit: nil).map(\.host)) == [TwoHostCatalogue.first, TwoHostCatalogue.second])
         try same("stats") { try $0.stats() }
         try same("last ingest") { try $0.lastSuccessfulIngest() }
+        for host in [TwoHostCatalogue.first, "Build-02", "no-such-host"] {
+            try same("last ingest of \(host)") { try $0.lastSuccessfulIngest(host: host) }
+        }
+        #expect(try a.lastSuccessfulIngest(host: "no-such-host") == nil)
+        #expect(try a.lastSuccessfulIngest(host: "BUILD-02") != nil)
         for host in ["build-01", "build-02", ""] {
             try same("prune candidates of '\(host)'") { try $0.pruneCandidates(now: now, host: host) }
         }

@@ -93,9 +93,11 @@ extension CatalogQueries {
         return counts
     }
 
-    /// When the last successful ingest finished: every answer is as old as that. Nil when none has.
-    package func lastSuccessfulIngest() throws -> Date? {
-        try db.firstRow("SELECT max(finished_at) AS at FROM ingest_runs WHERE status = 'ok'")?
+    /// When the last successful ingest finished — of `host` (compared ignoring ASCII case) when
+    /// given, else of any host: every answer is as old as that. Nil when none has.
+    package func lastSuccessfulIngest(host: String? = nil) throws -> Date? {
+        let (onHost, hosts) = self.onHost("host", host)
+        return try db.firstRow("SELECT max(finished_at) AS at FROM ingest_runs WHERE status = 'ok'\(onHost)", hosts)?
             .string("at").flatMap(SQLDate.date(from:))
     }
 
