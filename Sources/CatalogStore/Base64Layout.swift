@@ -109,51 +109,64 @@ struct Base64Layout: Equatable {
         return prefix.count + digits + (lines - 1) * separator.count + suffix.count
     }
 
-    /// Appends the element's text for `bytes` in this layout.
+    /// Appends the element's text for `bytes` in this layout: the digits are encoded in one pass
+    /// and then copied a line at a time (a check per character for the line's end cost more than
+    /// the encoding).
     func write(_ bytes: [UInt8], to out: inout [UInt8]) {
         out.append(contentsOf: prefix)
         let digits = (bytes.count + 2) / 3 * 4
-        let lines = lineLength > 0 ? max(1, (digits + lineLength - 1) / lineLength) : 1
-        let total = digits + (lines - 1) * separator.count
+        let width = lineLength > 0 && lineLength < digits ? lineLength : digits
+        let lines = digits == 0 ? 1 : (digits + width - 1) / width
         let start = out.count
-        out.append(contentsOf: repeatElement(0, count: total))
+        out.append(contentsOf: repeatElement(0, count: digits + (lines - 1) * separator.count))
         Self.alphabet.withUnsafeBufferPointer { alphabet in
             bytes.withUnsafeBufferPointer { input in
                 separator.withUnsafeBufferPointer { separator in
                     out.withUnsafeMutableBufferPointer { output in
+                        // The digits go to the end of the space, the lines then move to the front.
+                        let text = UnsafeMutableBufferPointer(rebasing: output[(output.count - digits)...])
+                        Self.encode(input, into: text, alphabet: alphabet)
+                        guard lines > 1, let base = output.baseAddress, let source = text.baseAddress else { return }
                         var position = start
-                        var column = 0
-                        let width = lineLength
-                        @inline(__always) func emit(_ char: UInt8) {
-                            if width > 0 && column == width {
+                        for line in 0..<lines {
+                            let from = line * width, count = min(width, digits - from)
+                            if line > 0 {
                                 for byte in separator {
                                     output[position] = byte
                                     position += 1
                                 }
-                                column = 0
                             }
-                            output[position] = char
-                            position += 1
-                            column += 1
-                        }
-                        var index = 0
-                        while index < input.count {
-                            let left = input.count - index
-                            let b0 = UInt32(input[index])
-                            let b1 = left > 1 ? UInt32(input[index + 1]) : 0
-                            let b2 = left > 2 ? UInt32(input[index + 2]) : 0
-                            let group = b0 << 16 | b1 << 8 | b2
-                            emit(alphabet[Int(group >> 18 & 63)])
-                            emit(alphabet[Int(group >> 12 & 63)])
-                            emit(left > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
-                            emit(left > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
-                            index += 3
+                            UnsafeMutableRawPointer(base + position)
+                                .copyMemory(from: source + from, byteCount: count)
+                            position += count
                         }
                     }
                 }
             }
         }
         out.append(contentsOf: suffix)
+    }
+
+    /// Padded base64 of `input`, exactly `(input.count + 2) / 3 * 4` digits, into `output`.
+    private static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
+                               alphabet: UnsafeBufferPointer<UInt8>) {
+        var index = 0, position = 0
+        while index + 3 <= input.count {
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output[position] = alphabet[Int(group >> 18 & 63)]
+            output[position + 1] = alphabet[Int(group >> 12 & 63)]
+            output[position + 2] = alphabet[Int(group >> 6 & 63)]
+            output[position + 3] = alphabet[Int(group & 63)]
+            index += 3
+            position += 4
+        }
+        let left = input.count - index
+        guard left > 0 else { return }
+        let group = UInt32(input[index]) << 16 | (left > 1 ? UInt32(input[index + 1]) << 8 : 0)
+        output[position] = alphabet[Int(group >> 18 & 63)]
+        output[position + 1] = alphabet[Int(group >> 12 & 63)]
+        output[position + 2] = left > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "=")
+        output[position + 3] = UInt8(ascii: "=")
     }
 
     /// Appends this layout to a compact plist's template.

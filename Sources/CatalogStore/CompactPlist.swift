@@ -37,7 +37,8 @@ import CCatalogZlib
 /// n, n bytes): what precedes the first line, what separates lines, what follows the last.
 ///
 /// A `<data>` element is replaced only when its text is canonical base64 that this layout rebuilds
-/// exactly; anything else stays literal. The encoder decodes its own output before it is stored.
+/// exactly; anything else stays literal. Before a value is stored, the encoder rebuilds the plist
+/// from its template with the decoder's own code and compares it with the original.
 package enum CompactPlist {
     /// The first three bytes of every compact value; the fourth is the format.
     package static let magicPrefix: [UInt8] = [0x00, 0x43, 0x50]
@@ -136,11 +137,17 @@ package enum CompactPlist {
         appendVarint(blobs.count, to: &out)
         out.append(contentsOf: blobs)
         let encoded = Encoded(bytes: out, certificates: certificates, devices: references.order)
-        // The proof that nothing was lost, made before anything is stored: the device section here
-        // holds each device's position in `devices`, where the writer's holds its id.
-        guard let provisional = encoded.stored(deviceIDs: devices.indices.map(Int64.init)),
-              (try? decode(provisional, certificate: { certificates[$0] },
-                           device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })) == plist
+        // The proof that nothing was lost, made before anything is stored: the decoder's own
+        // rebuild of the template gives the plist back. It reads the template before it was
+        // deflated: zlib's stream is complete (`Z_STREAM_END`) and inflating it is zlib's contract,
+        // and every decode still checks the CRC-32. Devices are numbered by their position in
+        // `devices`, where the writer's device section holds their ids.
+        var deviceSection: [UInt8] = []
+        for position in references.order { appendVarint(position, to: &deviceSection) }
+        var blobReader = ByteReader(blobs, from: 0), deviceReader = ByteReader(deviceSection, from: 0)
+        guard (try? rebuild(template, format: magic[magicPrefix.count], length: plist.count, blobs: &blobReader,
+                            devices: &deviceReader, certificate: { certificates[$0] },
+                            device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })) == plist
         else { return nil }
         return encoded
     }
@@ -261,6 +268,19 @@ package enum CompactPlist {
         guard let template = Zlib.inflate(deflated, dictionary: dictionary, limit: 64 << 20) else {
             throw CompactPlistError("the compressed template does not inflate")
         }
+        let out = try rebuild(template, format: format, length: length, blobs: &blobs, devices: &devices,
+                              certificate: certificate, device: device)
+        guard out.count == length, Inflater.crc32(out) == crc else {
+            throw CompactPlistError("the rebuilt plist does not match its length and checksum")
+        }
+        return out
+    }
+
+    /// Runs an inflated template's operations (of `format`) on its blob and device sections: the
+    /// plist, at most `length` bytes.
+    private static func rebuild(_ template: [UInt8], format: UInt8, length: Int, blobs: inout ByteReader,
+                                devices: inout ByteReader, certificate: (String) throws -> [UInt8]?,
+                                device: (Int64) throws -> String?) throws -> [UInt8] {
         var ops = ByteReader(template, from: 0)
         var out: [UInt8] = []
         out.reserveCapacity(length)
@@ -291,9 +311,6 @@ package enum CompactPlist {
             case let op:
                 throw CompactPlistError("unknown operation \(op)")
             }
-        }
-        guard out.count == length, Inflater.crc32(out) == crc else {
-            throw CompactPlistError("the rebuilt plist does not match its length and checksum")
         }
         return out
     }

@@ -59,6 +59,22 @@ struct CompactPlistTests {
         try roundTrip(plist(wrapped(certificate, width: 64, indent: "  ", crlf: true), wrapped(blob, width: 60, indent: "")))
     }
 
+    /// Every line width, with a last line short, full or alone, and every padding: each becomes a
+    /// reference and is rebuilt exactly (the encoder's own check would refuse a wrong rebuild).
+    @Test func everyLineWidthAndPaddingComesBack() throws {
+        for count in [1, 2, 3, 4, 5, 6, 47, 48, 700] {
+            let bytes = Array(certificate.prefix(count))
+            let sha1 = Digest.sha1Hex(bytes)
+            for width in 1...81 {
+                let original = plist(wrapped(bytes, width: width, indent: "\t"), "")
+                let encoded = try #require(CompactPlist.encode(original, certificateSHA1s: [sha1]),
+                                           "\(count) bytes in lines of \(width)")
+                #expect(encoded.certificates[sha1] == bytes, "\(count) bytes in lines of \(width)")
+                #expect(try CompactPlist.decode(encoded.bytes) { $0 == sha1 ? bytes : nil } == original)
+            }
+        }
+    }
+
     @Test func deviceIdentifiersInBothSpellingsComeBackAndNearMissesStayLiteral() throws {
         let devices = ["0123456789abcdef0123456789abcdef01234567", "00008030-001A2B3C4D5E6F70",
                        "0123456789ABCDEF0123456789ABCDEF01234567", "0123456789abcdef0123456789abcdef0123456",
