@@ -31,6 +31,10 @@ package final class Ingester {
     private var lostProfiles = Set<String>()
     /// The stored form of the raw plist of each profile decoded in the batch being written.
     private var compactBySHA: [String: CompactPlist.Encoded] = [:]
+    /// Whether the catalogue held nothing when the run began: then every row it holds at the end
+    /// was written this run, at `now`, for a path the walk saw, and nothing can be marked removed
+    /// or seen again.
+    private var startedEmpty = false
     /// Writes so far this run, counted for the test hooks (debug builds only).
     private var writes = 0
     private let claims = ContentClaims()
@@ -62,6 +66,7 @@ package final class Ingester {
             // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
             // would key the same files twice and never see the other's rows as removed.
             let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
+            startedEmpty = try writer.holdsNothing()
             runID = try writer.beginRun(roots: roots.map(\.path), at: now)
             report.runID = runID
             var walked: [ResolvedRoot] = []
@@ -137,8 +142,12 @@ package final class Ingester {
         let unknown = { (path: String) in
             folders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
-        try markRemoved(under: root, knownStamps: stamps, except: unknown)
-        try writer.touchLive(under: root, at: now)
+        // Into an empty catalogue both are no-ops: 0.09 s of a 2.7 s first ingest of the bench
+        // tree, 0.4 s at 100,000 profiles (each reads every row it wrote back).
+        if !startedEmpty {
+            try markRemoved(under: root, knownStamps: stamps, except: unknown)
+            try writer.touchLive(under: root, at: now)
+        }
         // Every file in error is read again each run, so what this walk did not report is fixed or gone.
         try writer.clearErrors(under: root, before: runID, at: now, keep: unknown)
         return true

@@ -253,6 +253,12 @@ package final class CatalogWriter {
 
     // MARK: The incremental index
 
+    /// True when the catalogue holds no profile, build or file yet, of any host: a run into it
+    /// finds nothing stored that it could see removed or seen again.
+    package func holdsNothing() throws -> Bool {
+        try db.firstRow(Connection.holdsNothingQuery, [])?.int("empty") == 1
+    }
+
     /// The index entries of this host's paths at or below `root`.
     package func fileStamps(under root: String) throws -> [String: FileStamp] {
         // Gathered first, so the dictionary is sized once instead of rehashed at every doubling

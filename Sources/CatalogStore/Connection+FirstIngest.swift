@@ -7,12 +7,15 @@ extension Connection {
         ORDER BY name
         """
 
+    /// 1 (`empty`) when the catalogue holds no profile, build or file yet, on either engine.
+    static let holdsNothingQuery = """
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM profiles) OR EXISTS (SELECT 1 FROM builds)
+                         OR EXISTS (SELECT 1 FROM files) THEN 0 ELSE 1 END AS empty
+        """
+
     /// True when the catalogue holds no profile, build or file yet: the next run is its first ingest.
     func holdsNothing() throws -> Bool {
-        try queryFirst("""
-            SELECT NOT EXISTS (SELECT 1 FROM profiles) AND NOT EXISTS (SELECT 1 FROM builds)
-               AND NOT EXISTS (SELECT 1 FROM files) AS empty
-            """)?.bool("empty") ?? false
+        try queryFirst(Self.holdsNothingQuery)?.int("empty") == 1
     }
 
     /// Inside the run's transaction, when the catalogue holds nothing yet (a first ingest): drops
