@@ -55,6 +55,28 @@ import CatalogTestSupport
         #expect(good.derProfile == DERProfileCheck(.match))
     }
 
+    /// The decoder reads each envelope once and hands its signers to the verifier: its verdict is
+    /// the standalone verifier's on every profile among the fixtures (tampered, malformed, lenient,
+    /// renewals, bundles), against both sets of roots.
+    @Test func theDecodersVerdictIsTheVerifiersOnEveryFixture() throws {
+        let root = TestPaths.fixtures
+        let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".mobileprovision") || $0.hasSuffix(".provisionprofile") }
+        #expect(files.count > 30, "\(files.count) profiles found under \(root)")
+        var signed = 0
+        for file in files {
+            let bytes = try FileBytes.read(root + "/" + file, limit: ProfileDecoder.maximumSize)
+            for trust in [try Self.testTrust(), TrustAnchors.apple] {
+                guard let profile = try? ProfileDecoder.decode(bytes, trust: trust) else { continue }
+                guard bytes.first == 0x30 else { continue }
+                signed += 1
+                let alone = ProfileSignatureVerifier.verify(envelope: bytes, trust: trust, fallbackTime: profile.creationDate)
+                #expect(profile.signature == alone, "\(file)")
+            }
+        }
+        #expect(signed > 30)
+    }
+
     // MARK: Against Apple's roots
 
     @Test func withAppleRootsNothingGeneratedIsVerified() throws {

@@ -53,9 +53,24 @@ package struct CMSSignedData: Sendable, Equatable {
 
     /// Throws `DecodeError` of kind `.malformedEnvelope`, with the byte offset, on anything malformed.
     package init(bytes: [UInt8]) throws {
+        self = try Self.parse(bytes, signers: false).envelope
+    }
+
+    private init(contentType: String, content: [UInt8], certificates: [[UInt8]], trailingBytes: Int) {
+        self.contentType = contentType
+        self.content = content
+        self.certificates = certificates
+        self.trailingBytes = trailingBytes
+    }
+
+    /// The envelope as ``init(bytes:)`` reads it and, with `signers`, its SignerInfos from the same
+    /// parse, for ``ProfileSignatureVerifier`` (the decoder parsed every envelope twice before):
+    /// what they are, or what reading them threw. A signer that cannot be read is the verifier's
+    /// `error` verdict, not a profile that does not decode.
+    static func parse(_ bytes: [UInt8], signers: Bool)
+        throws -> (envelope: CMSSignedData, signers: Result<[CMSSignerInfo], any Error>?) {
         let reader = try BERReader(bytes: bytes, errorKind: .malformedEnvelope,
                                    allowedTrailingBytes: Self.maximumTrailingBytes)
-        trailingBytes = reader.trailingBytes
         let signedData = try reader.sequence(reader.root, "ContentInfo") { info in
             let typeNode = try info.read(.objectIdentifier, "ContentInfo.contentType")
             let type = try reader.objectIdentifier(typeNode, "ContentInfo.contentType")
@@ -65,12 +80,22 @@ package struct CMSSignedData: Sendable, Equatable {
             let wrapper = try info.read(.contextSpecific(0), "ContentInfo.content")
             return try reader.explicit(wrapper, 0, "ContentInfo.content")
         }
-        (contentType, content, certificates) = try Self.parseSignedData(signedData, reader)
+        let (contentType, content, certificates, signerSet) = try Self.parseSignedData(signedData, reader)
+        let envelope = CMSSignedData(contentType: contentType, content: content, certificates: certificates,
+                                     trailingBytes: reader.trailingBytes)
+        guard signers else { return (envelope, nil) }
+        return (envelope, Result {
+            try reader.constructed(signerSet, .set, "signerInfos") { list in
+                var signers: [CMSSignerInfo] = []
+                while let signer = list.next() { signers.append(try CMSSignerInfo(signer, reader)) }
+                return signers
+            }
+        })
     }
 
     private static func parseSignedData(
         _ node: BERNode, _ reader: BERReader
-    ) throws -> (String, [UInt8], [[UInt8]]) {
+    ) throws -> (String, [UInt8], [[UInt8]], BERNode) {
         try reader.sequence(node, "SignedData") { fields in
             _ = try reader.integerBytes(try fields.read(.integer, "SignedData.version"), "SignedData.version")
             let digests = try fields.read(.set, "SignedData.digestAlgorithms")
@@ -96,7 +121,7 @@ package struct CMSSignedData: Sendable, Equatable {
             guard signers.isConstructed else {
                 throw reader.error("SignedData.signerInfos: expected a constructed SET", at: signers)
             }
-            return (type, content, certificates)
+            return (type, content, certificates, signers)
         }
     }
 

@@ -34,8 +34,11 @@ package enum ProfileDecoder {
             let plistBytes: [UInt8]
             let envelopeCertificates: Int
             var trailingBytes = 0
+            var signed: (envelope: CMSSignedData, signers: Result<[CMSSignerInfo], any Error>?)?
             if bytes[0] == 0x30 {
-                let envelope = try CMSSignedData(bytes: bytes)
+                let parsed = try CMSSignedData.parse(bytes, signers: trust != nil)
+                signed = parsed
+                let envelope = parsed.envelope
                 plistBytes = envelope.content
                 envelopeCertificates = envelope.certificates.count
                 trailingBytes = envelope.trailingBytes
@@ -50,9 +53,12 @@ package enum ProfileDecoder {
             profile.sha256 = sha256 ?? Digest.sha256Hex(bytes)
             if let trust {
                 // CreationDate stands in for a missing signing time: the signature covers it.
-                profile.signature = bytes[0] != 0x30
-                    ? bareSignature
-                    : ProfileSignatureVerifier.verify(envelope: bytes, trust: trust, fallbackTime: profile.creationDate)
+                if let signed, let signers = signed.signers {
+                    profile.signature = ProfileSignatureVerifier.verify(signed.envelope, signers: signers, trust: trust,
+                                                                        fallbackTime: profile.creationDate)
+                } else {
+                    profile.signature = bareSignature
+                }
             }
             profile.envelopeTrailingBytes = trailingBytes
             return profile

@@ -26,14 +26,28 @@ package enum ProfileSignatureVerifier {
 
     package static func verify(envelope bytes: [UInt8], trust: TrustAnchors,
                                fallbackTime: Date? = nil) -> ProfileSignature {
-        let envelope: SignedEnvelope
         do {
-            envelope = try SignedEnvelope(bytes: bytes)
-        } catch let error as DecodeError {
-            return ProfileSignature(.error, "envelope: \(error.message)")
+            return verify(try SignedEnvelope(bytes: bytes), trust: trust, fallbackTime: fallbackTime)
         } catch {
-            return ProfileSignature(.error, "envelope: \(error)")
+            return unreadable(error)
         }
+    }
+
+    /// ``verify(envelope:trust:fallbackTime:)`` for an envelope the decoder has read, with its
+    /// signers as ``CMSSignedData/parse(_:signers:)`` read them: the same verdict, one parse.
+    static func verify(_ envelope: CMSSignedData, signers: Result<[CMSSignerInfo], any Error>, trust: TrustAnchors,
+                       fallbackTime: Date? = nil) -> ProfileSignature {
+        switch signers {
+        case .success(let signers): return verify(SignedEnvelope(envelope, signers: signers), trust: trust, fallbackTime: fallbackTime)
+        case .failure(let error): return unreadable(error)
+        }
+    }
+
+    private static func unreadable(_ error: any Error) -> ProfileSignature {
+        ProfileSignature(.error, "envelope: \((error as? DecodeError)?.message ?? "\(error)")")
+    }
+
+    private static func verify(_ envelope: SignedEnvelope, trust: TrustAnchors, fallbackTime: Date?) -> ProfileSignature {
         guard !envelope.signers.isEmpty else {
             return ProfileSignature(.unsigned, "the envelope has no signer (empty SignerInfos)")
         }

@@ -55,4 +55,14 @@ struct SignedEnvelope: Sendable {
         }
         (contentType, content, certificates, signers) = parts
     }
+
+    /// An envelope the decoder has read, with the signers read in the same parse
+    /// (``CMSSignedData/parse(_:signers:)``).
+    init(_ envelope: CMSSignedData, signers: [CMSSignerInfo]) {
+        contentType = envelope.contentType
+        content = envelope.content
+        certificates = envelope.certificates
+        self.signers = signers
+        trailingBytes = envelope.trailingBytes
+    }
 }
