@@ -145,10 +145,10 @@ package enum CompactPlist {
         var deviceSection: [UInt8] = []
         for position in references.order { appendVarint(position, to: &deviceSection) }
         var blobReader = ByteReader(blobs, from: 0), deviceReader = ByteReader(deviceSection, from: 0)
-        guard (try? rebuild(template, format: magic[magicPrefix.count], length: plist.count, blobs: &blobReader,
-                            devices: &deviceReader, certificate: { certificates[$0] },
-                            device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })) == plist
-        else { return nil }
+        let rebuilt = try? rebuild(template, format: magic[magicPrefix.count], length: plist.count, blobs: &blobReader,
+                                   devices: &deviceReader, certificate: { certificates[$0] },
+                                   device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })
+        guard let rebuilt, same(rebuilt, plist) else { return nil }
         return encoded
     }
 
@@ -224,18 +224,29 @@ package enum CompactPlist {
     /// Where `needle` starts at or after `from`, ending at or before `end` (default: the text's end).
     private static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from: Int, before end: Int? = nil) -> Int? {
         let end = end ?? text.count
-        guard let first = needle.first, end >= needle.count else { return nil }
+        guard let first = needle.first, let base = text.baseAddress, end >= needle.count else { return nil }
         var index = from
         let last = end - needle.count
+        // memchr finds the candidates: a profile is mostly text between them, and a byte-at-a-time
+        // loop over it was the encoder's largest cost of its own.
         while index <= last {
-            if text[index] == first {
-                var matched = 1
-                while matched < needle.count && text[index + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return index }
-            }
+            guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return nil }
+            index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + index, needle, needle.count) == 0 { return index }
             index += 1
         }
         return nil
+    }
+
+    /// Whether two byte arrays are equal, compared by memcmp (`==` on arrays goes element by element).
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     // MARK: Decoding
