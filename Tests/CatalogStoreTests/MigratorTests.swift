@@ -107,6 +107,25 @@ import Testing
         #expect(try connection.queryFirst("SELECT 1 FROM sqlite_master WHERE name = 'half_done'") == nil)
     }
 
+    /// The pending migrations share one transaction, each in its own savepoint: one that fails in
+    /// the middle is rolled back, those before it are kept, and none after it runs.
+    @Test func aFailingMigrationInTheMiddleKeepsTheOnesBefore() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("catalogue.sqlite"))
+        let broken = Migration(id: 3, name: "broken", sql: "CREATE TABLE half_done (x);\nSELEC 1;")
+        let after = Migration(id: 4, name: "after", sql: "CREATE TABLE after_broken (x);")
+        let migrations = Array(Migration.all.prefix(2)) + [broken, after]
+        #expect(throws: SQLiteError.self) { try Migrator(migrations: migrations).migrate(connection) }
+        #expect(try Migrator().currentVersion(of: connection) == 2)
+        #expect(!connection.isInTransaction)
+        for table in ["half_done", "after_broken"] {
+            #expect(try connection.queryFirst("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(table)]) == nil)
+        }
+        #expect(try connection.queryFirst("SELECT 1 FROM sqlite_master WHERE name = 'profiles'") != nil)
+        // The next run applies the rest.
+        #expect(try Migrator().migrate(connection) == Array(Migration.all.dropFirst(2).map(\.id)))
+    }
+
     @Test func migrationsMustBeInOrder() {
         let one = Migration(id: 1, name: "a", sql: "")
         let two = Migration(id: 2, name: "b", sql: "")
