@@ -59,12 +59,18 @@ package enum CompactPlist {
         /// that order); nil when one of the devices it refers to has none.
         package func stored(deviceIDs: [Int64]) -> [UInt8]? {
             guard isCompact(bytes) else { return bytes }
-            var out = bytes
+            return deviceSection(deviceIDs).map { bytes + $0 }
+        }
+
+        /// The device section for the `devices.id` of each device in the encoder's device list (in
+        /// that order); nil when one of the devices it refers to has none.
+        func deviceSection(_ deviceIDs: [Int64]) -> [UInt8]? {
+            var section: [UInt8] = []
             for position in devices {
                 guard position < deviceIDs.count, deviceIDs[position] >= 0 else { return nil }
-                appendVarint(Int(deviceIDs[position]), to: &out)
+                appendVarint(Int(deviceIDs[position]), to: &section)
             }
-            return out
+            return section
         }
     }
 
@@ -142,9 +148,8 @@ package enum CompactPlist {
         // deflated: zlib's stream is complete (`Z_STREAM_END`) and inflating it is zlib's contract,
         // and every decode still checks the CRC-32. Devices are numbered by their position in
         // `devices`, where the writer's device section holds their ids.
-        var deviceSection: [UInt8] = []
-        for position in references.order { appendVarint(position, to: &deviceSection) }
-        var blobReader = ByteReader(blobs, from: 0), deviceReader = ByteReader(deviceSection, from: 0)
+        guard let positions = encoded.deviceSection(devices.indices.map(Int64.init)) else { return nil }
+        var blobReader = ByteReader(blobs, from: 0), deviceReader = ByteReader(positions, from: 0)
         let rebuilt = try? rebuild(template, format: magic[magicPrefix.count], length: plist.count, blobs: &blobReader,
                                    devices: &deviceReader, certificate: { certificates[$0] },
                                    device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })
