@@ -256,7 +256,7 @@ package final class CatalogWriter {
     /// True when the catalogue holds no profile, build or file yet, of any host: a run into it
     /// finds nothing stored that it could see removed or seen again.
     package func holdsNothing() throws -> Bool {
-        try db.firstRow(Connection.holdsNothingQuery, [])?.int("empty") == 1
+        try db.holdsNothing()
     }
 
     /// The index entries of this host's paths at or below `root`.

@@ -7,17 +7,6 @@ extension Connection {
         ORDER BY name
         """
 
-    /// 1 (`empty`) when the catalogue holds no profile, build or file yet, on either engine.
-    static let holdsNothingQuery = """
-        SELECT CASE WHEN EXISTS (SELECT 1 FROM profiles) OR EXISTS (SELECT 1 FROM builds)
-                         OR EXISTS (SELECT 1 FROM files) THEN 0 ELSE 1 END AS empty
-        """
-
-    /// True when the catalogue holds no profile, build or file yet: the next run is its first ingest.
-    func holdsNothing() throws -> Bool {
-        try queryFirst(Self.holdsNothingQuery)?.int("empty") == 1
-    }
-
     /// Inside the run's transaction, when the catalogue holds nothing yet (a first ingest): drops
     /// the secondary indexes and returns their definitions, for ``createIndexes(_:)`` to build once
     /// the rows are in — sorting each index once costs less than updating it row by row (a cold
@@ -71,5 +60,16 @@ extension Connection {
                               message: "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)",
                               sql: "PRAGMA foreign_key_check")
         }
+    }
+}
+
+extension QueryExecutor {
+    /// True when the catalogue holds no profile, build or file yet, of any host: the next run is its
+    /// first ingest. One query both engines answer.
+    func holdsNothing() throws -> Bool {
+        try firstRow("""
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM profiles) OR EXISTS (SELECT 1 FROM builds)
+                             OR EXISTS (SELECT 1 FROM files) THEN 0 ELSE 1 END AS empty
+            """)?.int("empty") == 1
     }
 }
