@@ -157,28 +157,79 @@ package enum CompactPlist {
         return encoded
     }
 
-    /// The devices a plist refers to, one entry per reference in template order.
+    /// The devices a plist refers to, one entry per reference in template order. Looked up by
+    /// their UTF-8 bytes in an open-addressing table: making a `String` of every `<string>` and
+    /// hashing it, and hashing every identifier into a dictionary, were a fifth of the encoder.
     private struct DeviceReferences {
-        /// Each candidate identifier's first position in the device list.
-        let positions: [String: Int]
-        /// The candidates' lengths in bytes: most `<string>`s are not looked up at all.
-        let lengths: Set<Int>
+        /// Every identifier's UTF-8, back to back: device `i` is `utf8[starts[i]..<starts[i + 1]]`.
+        private var utf8: [UInt8] = []
+        private var starts: [Int] = [0]
+        /// Each slot holds a device's first position in the list plus one (0: empty), at the hash
+        /// of its bytes; twice as many slots as devices, a power of two.
+        private var slots: [Int32]
+        private let mask: Int
+        /// Bit `n` is set when some identifier is `n` bytes long (`n` < 64); `longest` for the rest.
+        private var shortLengths: UInt64 = 0
+        private var longest = 0
         /// The position of each reference's device.
         var order: [Int] = []
 
         init(_ devices: [String]) {
-            var positions: [String: Int] = [:]
-            for (position, udid) in devices.enumerated() where positions[udid] == nil { positions[udid] = position }
-            self.positions = positions
-            lengths = Set(devices.map(\.utf8.count))
+            var size = 16
+            while size < devices.count * 2 { size <<= 1 }
+            slots = [Int32](repeating: 0, count: size)
+            mask = size - 1
+            starts.reserveCapacity(devices.count + 1)
+            for (position, udid) in devices.enumerated() {
+                utf8.append(contentsOf: udid.utf8)
+                starts.append(utf8.count)
+                let count = starts[position + 1] - starts[position]
+                if count < 64 { shortLengths |= 1 << UInt64(count) } else { longest = max(longest, count) }
+                let start = starts[position]
+                let found = utf8.withUnsafeBufferPointer { find($0, start..<start + count) }
+                if found == nil { slots[emptySlot(for: utf8, start..<start + count)] = Int32(position + 1) }
+            }
         }
 
-        /// Whether `text[range]` is one of the candidates; if so, the reference is recorded.
+        var isEmpty: Bool { starts.count == 1 }
+
+        /// Whether `text[range]` is one of the identifiers; if so, the reference is recorded.
         mutating func refer(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-            guard lengths.contains(range.count), let udid = String(bytes: text[range], encoding: .utf8),
-                  let position = positions[udid] else { return false }
+            let count = range.count
+            guard count < 64 ? shortLengths & (1 << UInt64(count)) != 0 : count <= longest,
+                  let position = find(text, range) else { return false }
             order.append(position)
             return true
+        }
+
+        /// FNV-1a of the bytes.
+        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for index in range { hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
+            return Int(truncatingIfNeeded: hash ^ hash >> 32)
+        }
+
+        /// The first position of the device whose identifier is `text[range]`.
+        private func find(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+            var slot = Self.hash(text, range) & mask
+            return utf8.withUnsafeBufferPointer { stored -> Int? in
+                while slots[slot] != 0 {
+                    let position = Int(slots[slot]) - 1
+                    let start = starts[position], count = starts[position + 1] - start
+                    if count == range.count,
+                       count == 0 || memcmp(stored.baseAddress! + start, text.baseAddress! + range.lowerBound, count) == 0 {
+                        return position
+                    }
+                    slot = (slot + 1) & mask
+                }
+                return nil
+            }
+        }
+
+        private func emptySlot(for bytes: [UInt8], _ range: Range<Int>) -> Int {
+            var slot = bytes.withUnsafeBufferPointer { Self.hash($0, range) } & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            return slot
         }
     }
 
@@ -194,7 +245,7 @@ package enum CompactPlist {
         while let start = find(open, in: text, from: cursor, before: range.upperBound) {
             let content = start + open.count
             cursor = content
-            if !devices.lengths.isEmpty, let end = find(close, in: text, from: content, before: range.upperBound),
+            if !devices.isEmpty, let end = find(close, in: text, from: content, before: range.upperBound),
                devices.refer(text, content..<end) {
                 appendLiteral(text, literalStart..<content, to: &out)
                 out.append(4)
