@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the base64 text of one `<data>` element is laid out: what precedes the first line, the
 /// length of every line but the last (0: one line), what separates lines and what follows the last.
 /// With the bytes, that rebuilds the element's text exactly (``CompactPlist``).
@@ -23,32 +25,44 @@ struct Base64Layout: Equatable {
         while start < end && isSpace(text[start]) { start += 1 }
         while end > start && isSpace(text[end - 1]) { end -= 1 }
         guard start < end else { return nil }
+        // The first line and the gap after it are found byte by byte; every later line must then
+        // be as long and every later gap the same bytes, so those are checked where they must be
+        // rather than searched for. A space inside a line is not a base64 digit, so
+        // ``decodeDigits(_:)`` refuses it.
+        guard let base = text.baseAddress else { return nil }
+        var index = start
+        while index < end && !isSpace(text[index]) { index += 1 }
+        let lineLength = index - start
+        var lines = 1
+        var separator: [UInt8] = []
         var digits: [UInt8] = []
         digits.reserveCapacity(end - start)
-        var lineLength = 0
-        var separator: [UInt8]?
-        var index = start
-        var lines = 0
-        var lastLine = 0
-        while index < end {
-            let lineStart = index
-            while index < end && !isSpace(text[index]) { index += 1 }
-            let count = index - lineStart
-            lines += 1
-            lastLine = count
-            if lines == 1 { lineLength = count } else if count > lineLength { return nil }
-            digits.append(contentsOf: text[lineStart..<index])
-            guard index < end else { break }
-            let spaceStart = index
+        digits.append(contentsOf: UnsafeBufferPointer(start: base + start, count: lineLength))
+        if index < end {
+            let gapStart = index
             while index < end && isSpace(text[index]) { index += 1 }
-            // Every line but the last has the first line's length; every gap is the first gap.
-            guard count == lineLength else { return nil }
-            let gap = Array(text[spaceStart..<index])
-            if let separator { guard gap == separator else { return nil } } else { separator = gap }
+            separator = Array(UnsafeBufferPointer(start: base + gapStart, count: index - gapStart))
+            while true {
+                let left = end - index
+                if left <= lineLength {
+                    // The last line: at most as long as the first, with no gap after it.
+                    digits.append(contentsOf: UnsafeBufferPointer(start: base + index, count: left))
+                    lines += 1
+                    break
+                }
+                // A line of the first line's length, then exactly the first gap (a longer gap
+                // leaves a space at the start of the next line).
+                let gap = index + lineLength
+                guard gap + separator.count < end, memcmp(base + gap, separator, separator.count) == 0 else { return nil }
+                digits.append(contentsOf: UnsafeBufferPointer(start: base + index, count: lineLength))
+                lines += 1
+                index = gap + separator.count
+            }
         }
-        guard lastLine > 0, let bytes = decodeDigits(digits) else { return nil }
-        let layout = Base64Layout(prefix: Array(text[range.lowerBound..<start]), lineLength: lines == 1 ? 0 : lineLength,
-                                  separator: separator ?? [], suffix: Array(text[end..<range.upperBound]))
+        guard let bytes = decodeDigits(digits) else { return nil }
+        let layout = Base64Layout(prefix: Array(UnsafeBufferPointer(start: base + range.lowerBound, count: start - range.lowerBound)),
+                                  lineLength: lines == 1 ? 0 : lineLength, separator: separator,
+                                  suffix: Array(UnsafeBufferPointer(start: base + end, count: range.upperBound - end)))
         return (bytes, layout)
     }
 
