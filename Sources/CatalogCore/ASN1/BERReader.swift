@@ -106,7 +106,10 @@ struct BERReader: Sendable {
         }
         let octets = content(of: node)
         guard !octets.isEmpty else { throw error("\(what): empty OBJECT IDENTIFIER", at: node) }
-        var arcs: [String] = []
+        // The dotted text is written as bytes: a String per arc, joined, was most of the cost of
+        // the dozen identifiers a profile's envelope carries.
+        var text: [UInt8] = []
+        text.reserveCapacity(octets.count * 3)
         var value: UInt64 = 0
         var started = false
         for (position, byte) in zip(octets.indices, octets) {
@@ -119,19 +122,31 @@ struct BERReader: Sendable {
             }
             value = value << 7 | UInt64(byte & 0x7F)
             if byte & 0x80 == 0 {
-                if arcs.isEmpty {
+                if text.isEmpty {
                     let first: UInt64 = value < 40 ? 0 : (value < 80 ? 1 : 2)
-                    arcs.append(String(first))
-                    arcs.append(String(value - first * 40))
+                    Self.appendDecimal(first, to: &text)
+                    text.append(UInt8(ascii: "."))
+                    Self.appendDecimal(value - first * 40, to: &text)
                 } else {
-                    arcs.append(String(value))
+                    text.append(UInt8(ascii: "."))
+                    Self.appendDecimal(value, to: &text)
                 }
                 value = 0
                 started = false
             }
         }
         guard !started else { throw error("\(what): truncated OBJECT IDENTIFIER", at: node.contentEnd) }
-        return arcs.joined(separator: ".")
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func appendDecimal(_ value: UInt64, to text: inout [UInt8]) {
+        let start = text.count
+        var rest = value
+        repeat {
+            text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        text[start...].reverse()
     }
 
     /// The content octets of a primitive INTEGER, which must be minimal (X.690 §8.3.2) and non-empty.
