@@ -417,9 +417,7 @@ struct XMLPropertyListParser {
         var index = position
         var decoding = false
         while true {
-            while index < count, input[index] != UInt8(ascii: "<"), input[index] != UInt8(ascii: "&") {
-                index += 1
-            }
+            index = Self.nextMarkup(in: input, from: index)
             guard index < count else { throw error("unterminated <\(tag.element.name)>", at: tag.offset) }
             if !decoding, input[index] == UInt8(ascii: "<"), index + 1 < count, input[index + 1] == UInt8(ascii: "/") {
                 position = index
@@ -454,6 +452,17 @@ struct XMLPropertyListParser {
             }
             position = index
         }
+    }
+
+    /// The index of the first `<` or `&` at or after `start`, else the input's end. memchr finds
+    /// each: text runs long in a profile (the base64 of its certificates and DER profile), and a
+    /// loop testing each byte for both was a tenth of parsing one.
+    private static func nextMarkup(in input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < input.count, let base = input.baseAddress else { return input.count }
+        let tag = memchr(base + start, Int32(UInt8(ascii: "<")), input.count - start)
+        let end = tag.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? input.count
+        guard let reference = memchr(base + start, Int32(UInt8(ascii: "&")), end - start) else { return end }
+        return base.distance(to: reference.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Decodes the entity or character reference at `start` (an `&`) into `scratch`; returns the index
@@ -627,7 +636,22 @@ struct XMLPropertyListParser {
                 var accumulator: UInt32 = 0
                 var pending = 0
                 var padding = 0
-                for index in 0..<content.count {
+                var index = 0
+                while index < content.count {
+                    // Four digits at once while nothing else is in the way (most of a line).
+                    if pending == 0, padding == 0, index + 4 <= content.count {
+                        let a = table[Int(content[index])], b = table[Int(content[index + 1])]
+                        let c = table[Int(content[index + 2])], d = table[Int(content[index + 3])]
+                        if (a | b | c | d) < 64 {
+                            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                            output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                            output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                            output[written + 2] = UInt8(truncatingIfNeeded: group)
+                            written += 3
+                            index += 4
+                            continue
+                        }
+                    }
                     let value = table[Int(content[index])]
                     if value < 64 {
                         guard padding == 0 else { throw error("data after base64 padding", at: offset + index) }
@@ -646,6 +670,7 @@ struct XMLPropertyListParser {
                     } else if value != base64Skip {
                         throw error("invalid base64 in <data>", at: offset + index)
                     }
+                    index += 1
                 }
                 switch pending {
                 case 0:
