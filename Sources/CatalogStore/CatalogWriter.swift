@@ -63,12 +63,35 @@ package final class CatalogWriter {
     private var hadProfilesBeforeRun = true
 
     private enum HotStatement {
-        case upsertProfile
+        case upsertProfile, upsertBuild
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
         case insertDevices, linkDevices, unlinkDevices, insertEntitlements
 
+        /// Whether it writes the host's rows (on `db`) rather than shared ones (on `sharedDB`).
+        var writesHostRows: Bool { self == .upsertBuild }
+
         func sql(_ dialect: SQLDialect) -> String {
             switch self {
+            case .upsertBuild: return """
+                INSERT INTO builds (host, bundle_id, name, display_name, short_version, build, version_sort, build_sort,
+                    unresolved, platform, minimum_os_version, package_type, source_kind, path, app_path,
+                    parent_build_id, profile_uuid, profile_error, team_id, signing_identity, scheme, archived_at,
+                    size, mtime, content_sha256, first_seen, last_seen, removed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    COALESCE(?, (SELECT team_id FROM profiles WHERE uuid = ?)), ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                ON CONFLICT (host, path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
+                    display_name = excluded.display_name, short_version = excluded.short_version,
+                    build = excluded.build, version_sort = excluded.version_sort, build_sort = excluded.build_sort,
+                    unresolved = excluded.unresolved, platform = excluded.platform,
+                    minimum_os_version = excluded.minimum_os_version, package_type = excluded.package_type,
+                    source_kind = excluded.source_kind, parent_build_id = excluded.parent_build_id,
+                    profile_uuid = excluded.profile_uuid, profile_error = excluded.profile_error,
+                    team_id = excluded.team_id, signing_identity = excluded.signing_identity,
+                    scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
+                    mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
+                    last_seen = excluded.last_seen, removed_at = NULL, error = NULL
+                RETURNING id
+                """
             case .upsertProfile: return """
                 INSERT INTO profiles (uuid, name, app_id_name, team_id, team_name, team_identifiers,
                     app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
@@ -167,7 +190,8 @@ package final class CatalogWriter {
         if let prepared = hot[key] {
             statement = prepared
         } else {
-            statement = try sharedDB.prepareWrite(key.sql(sharedDB.dialect))
+            let executor = key.writesHostRows ? db : sharedDB
+            statement = try executor.prepareWrite(key.sql(executor.dialect))
             hot[key] = statement
         }
         return try statement.run(values)
@@ -483,47 +507,20 @@ package final class CatalogWriter {
                              size: Int64?, mtime: Date?, at now: Date) throws -> (id: Int64, isNew: Bool) {
         let existing = try buildID(path: artifact.path, appPath: appPath)
         let info = artifact.info
-        let values: [String: SQLValue] = [
-            ":bundle_id": SQLValue(info.bundleID), ":name": SQLValue(info.name),
-            ":display_name": SQLValue(info.displayName), ":short_version": .text(info.shortVersion),
-            ":build": .text(info.build), ":version_sort": .text(VersionOrder.sortKey(info.shortVersion)),
-            ":build_sort": .text(VersionOrder.sortKey(info.build)), ":unresolved": SQLValue(info.unresolved),
-            ":platform": SQLValue(info.platform), ":minimum_os_version": SQLValue(info.minimumOSVersion),
-            ":package_type": SQLValue(info.packageType), ":source_kind": .text(artifact.sourceKind.rawValue),
-            ":path": .text(artifact.path), ":app_path": .text(appPath), ":parent_build_id": SQLValue(parentID),
-            ":profile_uuid": SQLValue(profileUUID ?? artifact.profile?.uuid),
-            ":profile_error": SQLValue(artifact.profileError?.message),
-            ":team_id": SQLValue(artifact.teamID ?? artifact.profile?.teamID),
-            ":signing_identity": SQLValue(artifact.signingIdentity), ":scheme": SQLValue(artifact.scheme),
-            ":archived_at": SQLValue(artifact.archivedAt), ":size": SQLValue(size), ":mtime": SQLValue(mtime),
-            ":content_sha256": SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), ":now": SQLValue(now),
-            ":host": .text(host),
-        ]
-        let row = try db.rows("""
-            INSERT INTO builds (host, bundle_id, name, display_name, short_version, build, version_sort, build_sort,
-                unresolved, platform, minimum_os_version, package_type, source_kind, path, app_path,
-                parent_build_id, profile_uuid, profile_error, team_id, signing_identity, scheme, archived_at,
-                size, mtime, content_sha256, first_seen, last_seen, removed_at)
-            VALUES (:host, :bundle_id, :name, :display_name, :short_version, :build, :version_sort, :build_sort,
-                :unresolved, :platform, :minimum_os_version, :package_type, :source_kind, :path, :app_path,
-                :parent_build_id, :profile_uuid, :profile_error,
-                COALESCE(:team_id, (SELECT team_id FROM profiles WHERE uuid = :profile_uuid)), :signing_identity, :scheme,
-                :archived_at, :size, :mtime, :content_sha256, :now, :now, NULL)
-            ON CONFLICT (host, path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
-                display_name = excluded.display_name, short_version = excluded.short_version,
-                build = excluded.build, version_sort = excluded.version_sort, build_sort = excluded.build_sort,
-                unresolved = excluded.unresolved, platform = excluded.platform,
-                minimum_os_version = excluded.minimum_os_version, package_type = excluded.package_type,
-                source_kind = excluded.source_kind, parent_build_id = excluded.parent_build_id,
-                profile_uuid = excluded.profile_uuid, profile_error = excluded.profile_error,
-                team_id = excluded.team_id, signing_identity = excluded.signing_identity,
-                scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
-                mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
-                last_seen = excluded.last_seen, removed_at = NULL, error = NULL
-            RETURNING id
-            """, named: values).first
+        // Positional, in the column order of `HotStatement.upsertBuild` (see `writeProfile`).
+        let profileUUID = SQLValue(profileUUID ?? artifact.profile?.uuid), seen = SQLValue(now)
+        let id = try run(.upsertBuild, [
+            .text(host), SQLValue(info.bundleID), SQLValue(info.name), SQLValue(info.displayName),
+            .text(info.shortVersion), .text(info.build), .text(VersionOrder.sortKey(info.shortVersion)),
+            .text(VersionOrder.sortKey(info.build)), SQLValue(info.unresolved), SQLValue(info.platform),
+            SQLValue(info.minimumOSVersion), SQLValue(info.packageType), .text(artifact.sourceKind.rawValue),
+            .text(artifact.path), .text(appPath), SQLValue(parentID), profileUUID,
+            SQLValue(artifact.profileError?.message), SQLValue(artifact.teamID ?? artifact.profile?.teamID), profileUUID,
+            SQLValue(artifact.signingIdentity), SQLValue(artifact.scheme), SQLValue(artifact.archivedAt), SQLValue(size),
+            SQLValue(mtime), SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), seen, seen,
+        ])
         if let existing { return (existing, false) }
-        guard let id = row?.int64("id") else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
+        guard let id else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
         return (id, true)
     }
 
