@@ -234,22 +234,26 @@ package struct ZipArchive: Sendable {
     /// the end of the file (a signature inside a comment rarely satisfies that), then accepting
     /// trailing bytes.
     private static func locateEndRecord(in tail: [UInt8]) throws -> Int {
-        var candidates: [Int] = []
-        var index = tail.count - Int(eocdSize)
-        while index >= 0 {
-            if tail[index] == 0x50, tail[index + 1] == 0x4B, tail[index + 2] == 0x05, tail[index + 3] == 0x06 {
-                candidates.append(index)
-            }
-            index -= 1
-        }
         func commentEnd(_ candidate: Int) -> Int {
             candidate + Int(eocdSize) + Int(tail[tail.startIndex...].u16(candidate + 20))
         }
-        guard let found = candidates.first(where: { commentEnd($0) == tail.count })
-                ?? candidates.first(where: { commentEnd($0) <= tail.count }) else {
+        // From the end backwards: the first record whose comment ends the file is the answer, and
+        // in an archive without a comment it is the last 22 bytes, so the rest of the tail (up to
+        // 64 KB) is not scanned. Else the record nearest the end whose comment fits.
+        var fallback: Int?
+        var index = tail.count - Int(eocdSize)
+        while index >= 0 {
+            if tail[index] == 0x50, tail[index + 1] == 0x4B, tail[index + 2] == 0x05, tail[index + 3] == 0x06 {
+                let end = commentEnd(index)
+                if end == tail.count { return index }
+                if fallback == nil && end <= tail.count { fallback = index }
+            }
+            index -= 1
+        }
+        guard let fallback else {
             throw DecodeError(.malformedZip, "no end-of-central-directory record (not a zip archive, or truncated)")
         }
-        return found
+        return fallback
     }
 
     /// The zip64 end record, when a zip64 locator (APPNOTE 4.3.15) stands right before the end record
