@@ -87,7 +87,7 @@ package enum CompactPlist {
     /// passes its own ``Compressor``.
     package static func compacting(_ profile: ProvisioningProfile, with compressor: Compressor = Compressor()) -> Encoded {
         encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), devices: profile.devices,
-               with: compressor)
+               notCertificate: profile.derEncodedProfile, with: compressor)
             ?? Encoded(bytes: profile.rawPlist, certificates: [:])
     }
 
@@ -99,10 +99,11 @@ package enum CompactPlist {
 
     /// Compacts `plist` (each thread with its own `compressor`). Certificates (by uppercase hex SHA-1 of their DER) listed in
     /// `certificateSHA1s` become references, and so does each `<string>` whose text is one of
-    /// `devices` (the profile's device identifiers, which the writer links); nil when the output
-    /// would not decode to `plist` (then the plist is stored as it is).
+    /// `devices` (the profile's device identifiers, which the writer links); a `<data>` holding
+    /// `notCertificate` (the profile's DER profile) is not looked up among the certificates. Nil when
+    /// the output would not decode to `plist` (then the plist is stored as it is).
     package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: [String] = [],
-                               with compressor: Compressor = Compressor()) -> Encoded? {
+                               notCertificate: [UInt8]? = nil, with compressor: Compressor = Compressor()) -> Encoded? {
         var template: [UInt8] = []
         template.reserveCapacity(plist.count / 2)
         var blobs: [UInt8] = []
@@ -118,9 +119,10 @@ package enum CompactPlist {
                 cursor = end + close.count
                 guard let (bytes, layout) = Base64Layout.decode(text, contentStart..<end) else { continue }
                 appendText(text, literalStart..<contentStart, to: &template, blobs: &blobs, devices: &references)
-                let sha1 = Digest.sha1(bytes)
-                let hex = Digest.hex(sha1)
-                if certificateSHA1s.contains(hex) {
+                // The DER profile is no certificate: its SHA-1 (2-4 KB a profile) is not worked out.
+                let sha1 = certificateSHA1s.isEmpty || notCertificate.map({ same($0, bytes) }) == true
+                    ? nil : Digest.sha1(bytes)
+                if let sha1, case let hex = Digest.hex(sha1), certificateSHA1s.contains(hex) {
                     template.append(1)
                     template.append(contentsOf: sha1)
                     certificates[hex] = bytes
