@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 
 /// How the base64 text of one `<data>` element is laid out: what precedes the first line, the
@@ -86,10 +87,7 @@ struct Base64Layout: Equatable {
                         let a = table[Int(input[index])], b = table[Int(input[index + 1])]
                         let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
                         if (a | b | c | d) & 0xC0 != 0 { failed = true; break }
-                        let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                        buffer[written] = UInt8(truncatingIfNeeded: group >> 16)
-                        buffer[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                        buffer[written + 2] = UInt8(truncatingIfNeeded: group)
+                        Base64Group.write(a, b, c, d, to: buffer, at: written)
                         written += 3
                         index += 4
                     }

@@ -643,10 +643,7 @@ struct XMLPropertyListParser {
                         let a = table[Int(content[index])], b = table[Int(content[index + 1])]
                         let c = table[Int(content[index + 2])], d = table[Int(content[index + 3])]
                         if (a | b | c | d) < 64 {
-                            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                            output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                            output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                            output[written + 2] = UInt8(truncatingIfNeeded: group)
+                            Base64Group.write(a, b, c, d, to: output, at: written)
                             written += 3
                             index += 4
                             continue
