@@ -217,4 +217,15 @@ struct CompactPlistTests {
             try CompactPlist.decode(Array(encoded.bytes.prefix(14))) { _ in certificate }
         }
     }
+
+    /// The profile's DER profile is never looked up among its certificates, even when its bytes
+    /// happen to be one: it stays in the blob section and comes back exactly.
+    @Test func theDERProfileIsNotTakenForACertificate() throws {
+        let original = plist(Data(certificate).base64EncodedString(), Data(certificate).base64EncodedString())
+        let both = try #require(CompactPlist.encode(original, certificateSHA1s: [sha1]))
+        let skipped = try #require(CompactPlist.encode(original, certificateSHA1s: [sha1], notCertificate: certificate))
+        #expect(both.certificates.keys.contains(sha1) && skipped.certificates.isEmpty)
+        #expect(skipped.bytes.count > both.bytes.count + certificate.count / 2)
+        #expect(try CompactPlist.decode(skipped.bytes) { _ in nil } == original)
+    }
 }
