@@ -188,8 +188,9 @@ package enum CompactPlist {
                 let count = starts[position + 1] - starts[position]
                 if count < 64 { shortLengths |= 1 << UInt64(count) } else { longest = max(longest, count) }
                 let start = starts[position]
-                let found = utf8.withUnsafeBufferPointer { find($0, start..<start + count) }
-                if found == nil { slots[emptySlot(for: utf8, start..<start + count)] = Int32(position + 1) }
+                // A repeated identifier keeps its first position.
+                let slot = utf8.withUnsafeBufferPointer { self.slot(of: $0, start..<start + count) }
+                if slots[slot] == 0 { slots[slot] = Int32(position + 1) }
             }
         }
 
@@ -204,34 +205,29 @@ package enum CompactPlist {
             return true
         }
 
-        /// FNV-1a of the bytes.
-        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for index in range { hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
-            return Int(truncatingIfNeeded: hash ^ hash >> 32)
-        }
-
         /// The first position of the device whose identifier is `text[range]`.
         private func find(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-            var slot = Self.hash(text, range) & mask
-            return utf8.withUnsafeBufferPointer { stored -> Int? in
+            let slot = slot(of: text, range)
+            return slots[slot] == 0 ? nil : Int(slots[slot]) - 1
+        }
+
+        /// The slot holding the device whose identifier is `text[range]`, else the empty slot
+        /// where it would go.
+        private func slot(of text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+            let hash = FNV1a.hash(UnsafeBufferPointer(rebasing: text[range]))
+            var slot = Int(truncatingIfNeeded: hash ^ hash >> 32) & mask
+            return utf8.withUnsafeBufferPointer { stored -> Int in
                 while slots[slot] != 0 {
                     let position = Int(slots[slot]) - 1
                     let start = starts[position], count = starts[position + 1] - start
                     if count == range.count,
                        count == 0 || memcmp(stored.baseAddress! + start, text.baseAddress! + range.lowerBound, count) == 0 {
-                        return position
+                        return slot
                     }
                     slot = (slot + 1) & mask
                 }
-                return nil
+                return slot
             }
-        }
-
-        private func emptySlot(for bytes: [UInt8], _ range: Range<Int>) -> Int {
-            var slot = bytes.withUnsafeBufferPointer { Self.hash($0, range) } & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            return slot
         }
     }
 

@@ -7,11 +7,7 @@ extension PostgreSQLConnection {
     /// The advisory lock key for `host`'s ingests: FNV-1a (64-bit) of a fixed prefix and the host
     /// name, computed here so it is the same on every server version and platform.
     package static func ingestLockKey(host: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("catalog ingest\u{0}".utf8) + Array(host.utf8) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
+        Int64(bitPattern: (Array("catalog ingest\u{0}".utf8) + Array(host.utf8)).withUnsafeBufferPointer(FNV1a.hash))
     }
 
     /// Takes `host`'s ingest lock. If another session holds it, calls `onWait` once (so the caller
