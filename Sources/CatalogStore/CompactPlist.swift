@@ -120,7 +120,7 @@ package enum CompactPlist {
                 guard let (bytes, layout) = Base64Layout.decode(text, contentStart..<end) else { continue }
                 appendText(text, literalStart..<contentStart, to: &template, blobs: &blobs, devices: &references)
                 // The DER profile is no certificate: its SHA-1 (2-4 KB a profile) is not worked out.
-                let sha1 = certificateSHA1s.isEmpty || notCertificate.map({ same($0, bytes) }) == true
+                let sha1 = certificateSHA1s.isEmpty || notCertificate.map({ ByteComparison.equal($0, bytes) }) == true
                     ? nil : Digest.sha1(bytes)
                 if let sha1, case let hex = Digest.hex(sha1), certificateSHA1s.contains(hex) {
                     template.append(1)
@@ -155,7 +155,7 @@ package enum CompactPlist {
         let rebuilt = try? rebuild(template, format: magic[magicPrefix.count], length: plist.count, blobs: &blobReader,
                                    devices: &deviceReader, certificate: { certificates[$0] },
                                    device: { devices.indices.contains(Int($0)) ? devices[Int($0)] : nil })
-        guard let rebuilt, same(rebuilt, plist) else { return nil }
+        guard let rebuilt, ByteComparison.equal(rebuilt, plist) else { return nil }
         return encoded
     }
 
@@ -290,17 +290,6 @@ package enum CompactPlist {
             index += 1
         }
         return nil
-    }
-
-    /// Whether two byte arrays are equal, compared by memcmp (`==` on arrays goes element by element).
-    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
-                return memcmp(p, q, x.count) == 0
-            }
-        }
     }
 
     // MARK: Decoding

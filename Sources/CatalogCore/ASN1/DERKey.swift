@@ -1,25 +1,16 @@
-import Foundation
-
 /// DER bytes (a certificate, a public key) as a dictionary key. Equal keys have equal bytes; the
 /// hash reads the length and the last 64 bytes only. Hashing all of a certificate's 1–2 KB, for
 /// each of the six a profile's envelope and list carry, was 4 % of decoding a profile. The end of
 /// a certificate is its signature and the end of a public key is its modulus or point, so distinct
 /// keys differ there; a collision costs a byte comparison, never a wrong answer.
 ///
-/// Equality is a memcmp: `[UInt8]`'s `==` compares element by element, and every hit compares a
-/// whole certificate.
+/// Equality is ``ByteComparison/equal(_:_:)``: every hit compares a whole certificate.
 struct DERKey: Hashable, Sendable {
     let bytes: [UInt8]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    static func == (lhs: DERKey, rhs: DERKey) -> Bool {
-        lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { left in
-            rhs.bytes.withUnsafeBytes { right in
-                left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-            }
-        }
-    }
+    static func == (lhs: DERKey, rhs: DERKey) -> Bool { ByteComparison.equal(lhs.bytes, rhs.bytes) }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(bytes.count)
