@@ -63,7 +63,7 @@ package final class CatalogWriter {
     private var hadProfilesBeforeRun = true
 
     private enum HotStatement {
-        case upsertProfile, storePlist, upsertBuild
+        case upsertProfile, upsertBuild
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
         case insertDevices, linkDevices, unlinkDevices, insertEntitlements
 
@@ -97,9 +97,9 @@ package final class CatalogWriter {
                     app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
                     effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
                     get_task_allow, provisions_all_devices, device_count, certificate_count, time_to_live,
-                    version, sha256, first_seen, last_seen, signature, signature_reason, der_profile,
+                    version, sha256, raw_plist, first_seen, last_seen, signature, signature_reason, der_profile,
                     der_profile_differences)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, app_id_name = excluded.app_id_name,
                     team_id = excluded.team_id, team_name = excluded.team_name,
                     team_identifiers = excluded.team_identifiers, app_id_prefixes = excluded.app_id_prefixes,
@@ -112,16 +112,12 @@ package final class CatalogWriter {
                     get_task_allow = excluded.get_task_allow, provisions_all_devices = excluded.provisions_all_devices,
                     device_count = excluded.device_count, certificate_count = excluded.certificate_count,
                     time_to_live = excluded.time_to_live, version = excluded.version, sha256 = excluded.sha256,
+                    raw_plist = excluded.raw_plist,
                     first_seen = \(dialect.earlier("profiles.first_seen", "excluded.first_seen")),
                     last_seen = \(dialect.later("profiles.last_seen", "excluded.last_seen")), signature = excluded.signature,
                     signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
                     der_profile_differences = excluded.der_profile_differences
                 RETURNING id
-                """
-            // The plist of the profile just upserted, under its id (migration 0015).
-            case .storePlist: return """
-                INSERT INTO profile_plists (profile_id, raw_plist) VALUES (?, ?)
-                ON CONFLICT (profile_id) DO UPDATE SET raw_plist = excluded.raw_plist
                 """
             case .insertCertificate: return """
                 INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
@@ -415,13 +411,12 @@ package final class CatalogWriter {
             SQLValue(profile.applicationIdentifier), SQLValue(profile.bundleID), SQLValue(profile.apsEnvironment),
             SQLValue(profile.getTaskAllow), SQLValue(profile.provisionsAllDevices), SQLValue(profile.devices.count),
             SQLValue(profile.certificates.count), SQLValue(profile.timeToLive), SQLValue(profile.version),
-            .text(profile.sha256), seen, seen,
+            .text(profile.sha256), .blob(rawPlist), seen, seen,
             SQLValue(profile.signature?.status.rawValue), SQLValue(profile.signature?.reason),
             .text(profile.derProfile.status.rawValue),
             .text(JSONValue.strings(profile.derProfile.differences).serialized()),
         ]
         guard let profileID = try run(.upsertProfile, values) else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
-        try run(.storePlist, [.integer(profileID), .blob(rawPlist)])
         if existing != nil {
             try sharedDB.write("DELETE FROM profile_certificates WHERE profile_id = ?", [.integer(profileID)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])

@@ -2,10 +2,9 @@ import Foundation
 import CatalogCore
 import CCatalogZlib
 
-/// How `profile_plists.raw_plist` (`profiles.raw_plist` before migration 0015) keeps a profile's
-/// plist in a fraction of its size, every byte recoverable (issue 15). A value that begins with
-/// ``magic`` is compact; any other value is the plist itself, as catalogues written before this
-/// format hold it (both kinds live side by side in one catalogue).
+/// How `profiles.raw_plist` keeps a profile's plist in a fraction of its size, every byte recoverable
+/// (issue 15). A value that begins with ``magic`` is compact; any other value is the plist itself, as
+/// catalogues written before this format hold it (both kinds live side by side in one catalogue).
 ///
 /// Layout of a compact value (integers little-endian; `varint` is LEB128, 7 bits a byte):
 ///

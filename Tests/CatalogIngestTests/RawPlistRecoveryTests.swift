@@ -35,9 +35,7 @@ struct RawPlistRecoveryTests {
         let connection = try Connection.openCatalogue(path: db, readOnly: true)
         var stored = 0, original = 0
         for uuid in try connection.strings("SELECT uuid FROM profiles") {
-            let row = try connection.queryFirst("""
-                SELECT pp.raw_plist FROM profiles p JOIN profile_plists pp ON pp.profile_id = p.id WHERE p.uuid = ?
-                """, [.text(uuid)])
+            let row = try connection.queryFirst("SELECT raw_plist FROM profiles WHERE uuid = ?", [.text(uuid)])
             stored += try #require(row?[0].blob).count
             let plist = try connection.rawPlist(uuid: uuid)
             original += try #require(plist).count
@@ -78,10 +76,8 @@ struct RawPlistRecoveryTests {
         for relative in files.sorted() where relative.hasSuffix(".mobileprovision") || relative.hasSuffix(".provisionprofile") {
             guard let bytes = try? readBytes(root + "/" + relative),
                   let profile = try? ProfileDecoder.decode(bytes, trust: nil) else { continue }
-            guard let row = try connection.queryFirst("""
-                    SELECT p.sha256, pp.raw_plist FROM profiles p JOIN profile_plists pp ON pp.profile_id = p.id
-                    WHERE p.uuid = ?
-                    """, [.text(profile.uuid)]),
+            guard let row = try connection.queryFirst("SELECT sha256, raw_plist FROM profiles WHERE uuid = ?",
+                                                      [.text(profile.uuid)]),
                   row.string("sha256") == profile.sha256 else { continue }
             let recovered = try connection.rawPlist(uuid: profile.uuid)
             #expect(recovered == profile.rawPlist, "\(relative): the raw plist did not come back byte for byte")
