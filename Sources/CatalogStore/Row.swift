@@ -3,12 +3,23 @@ import Foundation
 /// One result row, copied out of the statement so it outlives the next step.
 /// Accessors return nil for NULL, a missing column or an unrelated storage class; they never trap.
 package struct Row: Equatable, Sendable {
-    package let columns: [String]
+    package let names: ColumnNames
     package let values: [SQLValue]
 
+    package var columns: [String] { names.names }
+
     package init(columns: [String], values: [SQLValue]) {
-        self.columns = columns
+        self.init(names: ColumnNames(columns), values: values)
+    }
+
+    /// A row of a statement whose names are shared by all its rows.
+    package init(names: ColumnNames, values: [SQLValue]) {
+        self.names = names
         self.values = values
+    }
+
+    package static func == (lhs: Row, rhs: Row) -> Bool {
+        lhs.values == rhs.values && (lhs.names === rhs.names || lhs.columns == rhs.columns)
     }
 
     /// The value at a 0-based column index, `.null` when out of range.
@@ -18,7 +29,7 @@ package struct Row: Equatable, Sendable {
 
     /// The value of the first column with this name (case-sensitive), `.null` when there is none.
     package subscript(name: String) -> SQLValue {
-        columns.firstIndex(of: name).map { values[$0] } ?? .null
+        names.position(of: name).map { self[$0] } ?? .null
     }
 
     package func int64(_ column: String) -> Int64? { self[column].int64 }

@@ -145,9 +145,12 @@ package final class Statement {
 
     package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
-    package lazy var columnNames: [String] = (0..<columnCount).map { index in
+    package var columnNames: [String] { names.names }
+
+    /// Made on the first row and shared by every row after it (the statement is prepared once).
+    private lazy var names = ColumnNames((0..<columnCount).map { index in
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
-    }
+    })
 
     package func value(at index: Int) -> SQLValue {
         let index = Int32(index)
@@ -177,7 +180,7 @@ package final class Statement {
 
     /// The current row, copied.
     package func row() -> Row {
-        Row(columns: columnNames, values: (0..<columnCount).map(value(at:)))
+        Row(names: names, values: (0..<columnCount).map(value(at:)))
     }
 
     // MARK: Private

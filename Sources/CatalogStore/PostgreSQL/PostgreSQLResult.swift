@@ -29,12 +29,15 @@ final class PostgreSQLResult {
         return Int(String(cString: text)) ?? 0
     }
 
-    lazy var columnNames: [String] = (0..<columnCount).map { column in
+    var columnNames: [String] { names.names }
+
+    /// Shared by every row of the result.
+    private lazy var names = ColumnNames((0..<columnCount).map { column in
         pq.fname(handle, Int32(column)).map { String(cString: $0) } ?? ""
-    }
+    })
 
     func row(_ index: Int) -> Row {
-        Row(columns: columnNames, values: (0..<columnCount).map { value(row: index, column: $0) })
+        Row(names: names, values: (0..<columnCount).map { value(row: index, column: $0) })
     }
 
     var rows: [Row] { (0..<rowCount).map(row) }
