@@ -87,20 +87,32 @@ package enum JSONValue: Sendable, Equatable {
 
     /// Escapes quotes, backslashes and every control character (C0, DEL and the C1 range
     /// U+0080–U+009F), so data never carries a raw escape sequence to a terminal. Works on the UTF-8
-    /// bytes: a C1 control is the pair C2 80…C2 9F.
+    /// bytes: a C1 control is the pair C2 80…C2 9F. Runs of bytes that need nothing (printable
+    /// ASCII but `"` and `\`, and UTF-8 past U+009F) are copied whole.
     private static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
             var index = 0
             var runStart = 0
-            func flush(_ end: Int) {
-                if end > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
-            }
-            while index < bytes.count {
+            let count = bytes.count
+            while index < count {
+                // Eight bytes at a time while none of them needs a look.
+                while index + 8 <= count,
+                      plainASCII(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                }
+                guard index < count else { break }
                 let byte = bytes[index]
-                var escaped: [UInt8]?
+                // Most bytes: printable ASCII other than the two that are escaped, or a UTF-8 byte
+                // that cannot begin a C1 control.
+                if (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\"))
+                    || (byte >= 0x80 && byte != 0xC2) {
+                    index += 1
+                    continue
+                }
                 var width = 1
+                let escaped: [UInt8]?
                 switch byte {
                 case UInt8(ascii: "\""): escaped = Array("\\\"".utf8)
                 case UInt8(ascii: "\\"): escaped = Array("\\\\".utf8)
@@ -108,13 +120,13 @@ package enum JSONValue: Sendable, Equatable {
                 case 0x0D: escaped = Array("\\r".utf8)
                 case 0x09: escaped = Array("\\t".utf8)
                 case 0x00..<0x20, 0x7F: escaped = unicodeEscape(UInt32(byte))
-                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                case 0xC2 where index + 1 < count && (0x80...0x9F).contains(bytes[index + 1]):
                     escaped = unicodeEscape(UInt32(bytes[index + 1]))
                     width = 2
-                default: break
+                default: escaped = nil
                 }
                 if let escaped {
-                    flush(index)
+                    if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
                     out.append(contentsOf: escaped)
                     index += width
                     runStart = index
@@ -122,9 +134,25 @@ package enum JSONValue: Sendable, Equatable {
                     index += 1
                 }
             }
-            flush(bytes.count)
+            if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of the eight bytes in `word` needs a look: each is printable ASCII other than
+    /// `"` and `\`. Whole-word tests: a byte below 0x20 borrows into its top bit when 0x20 is taken
+    /// from every byte, and so does a zero byte, which XOR leaves where a byte equals `"`, `\` or
+    /// DEL; ASCII keeps every top bit clear. A borrow can also mark a space after such a byte, which
+    /// only sends the word to the byte-by-byte path.
+    @inline(__always)
+    private static func plainASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & tops != 0 }
+        return word & tops == 0
+            && (word &- ones &* 0x20) & ~word & tops == 0
+            && !hasZeroByte(word ^ (ones &* 0x22))
+            && !hasZeroByte(word ^ (ones &* 0x5C))
+            && !hasZeroByte(word ^ (ones &* 0x7F))
     }
 
     private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
