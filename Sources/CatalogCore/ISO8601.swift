@@ -1,36 +1,38 @@
 import Foundation
 
 /// ISO-8601 UTC timestamps with seconds and `Z` (`2026-11-29T10:00:00Z`): the one date format of
-/// the JSON output and the catalogue. Hand-rolled on `gmtime_r` and `CivilTime` because formatters
-/// are slow and not thread-safe on every platform.
+/// the JSON output and the catalogue. Hand-rolled on `CivilTime` because formatters are slow and
+/// not thread-safe on every platform, and `gmtime_r` takes the C library's time-zone lock on
+/// every call (three dates a row of a listing).
 package enum ISO8601 {
     package static func format(_ date: Date) -> String {
-        // A binary plist date is any Double: NaN, ±inf or beyond time_t must not trap the conversion.
-        guard let whole = Int64(exactly: date.timeIntervalSince1970.rounded(.down)) else { return "invalid-date" }
-        var seconds = time_t(whole)
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "invalid-date" }
-        let year = Int(parts.tm_year) + 1900
-        guard (0...9999).contains(year) else { return "invalid-date" }
+        // A binary plist date is any Double: NaN, ±inf or beyond the years 0–9999 is no date.
+        guard let whole = Int64(exactly: date.timeIntervalSince1970.rounded(.down)),
+              (-62_167_219_200...253_402_300_799).contains(whole) else { return "invalid-date" }
+        let seconds = Int(whole)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (year, month, day) = CivilTime.civilDate(daysSince1970: days)
+        let second = seconds - days * 86_400
         // Digits written by hand: String(format:) showed in ingest profiles (every row binds dates).
-        var bytes = [UInt8](repeating: 0, count: 20)
-        func put(_ value: Int, at offset: Int, width: Int) {
-            var value = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
+        return String(unsafeUninitializedCapacity: 20) { bytes in
+            func put(_ value: Int, at offset: Int, width: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
             }
+            put(year, at: 0, width: 4)
+            put(month, at: 5, width: 2)
+            put(day, at: 8, width: 2)
+            put(second / 3_600, at: 11, width: 2)
+            put(second / 60 % 60, at: 14, width: 2)
+            put(second % 60, at: 17, width: 2)
+            for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+                bytes[offset] = UInt8(ascii: separator)
+            }
+            return 20
         }
-        put(year, at: 0, width: 4)
-        put(Int(parts.tm_mon) + 1, at: 5, width: 2)
-        put(Int(parts.tm_mday), at: 8, width: 2)
-        put(Int(parts.tm_hour), at: 11, width: 2)
-        put(Int(parts.tm_min), at: 14, width: 2)
-        put(Int(parts.tm_sec), at: 17, width: 2)
-        for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
-            bytes[offset] = UInt8(ascii: separator)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with an optional `Z` or `±HH:MM` offset.

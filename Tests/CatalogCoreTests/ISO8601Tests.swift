@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 @Suite struct ISO8601Tests {
@@ -16,6 +17,31 @@ import Testing
         for _ in 0..<1000 {
             let date = Date(timeIntervalSince1970: random.next())
             #expect(ISO8601.format(date) == formatter.string(from: date))
+        }
+    }
+
+    /// The civil arithmetic gives what the C library's proleptic Gregorian `gmtime_r` gives, over
+    /// the whole range of four-digit years, at day boundaries and before 1970; past it, no date.
+    @Test func formatMatchesTheCLibraryOverEveryFourDigitYear() {
+        let first: Int64 = -62_167_219_200, last: Int64 = 253_402_300_799
+        var instants: [Int64] = [first, first + 1, last - 1, last, -1, 0, 1, 86_399, 86_400, -86_400, -86_401,
+                                 951_782_400, 951_868_799, 4_107_542_400, -2_203_891_200]
+        var random = SeededRandom(seed: 8601)
+        for _ in 0..<20_000 { instants.append(first + Int64(random.next() % UInt64(last - first + 1))) }
+        for instant in instants {
+            var seconds = time_t(instant)
+            var parts = tm()
+            guard gmtime_r(&seconds, &parts) != nil else {
+                Issue.record("gmtime_r failed for \(instant)")
+                continue
+            }
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                                  Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            #expect(ISO8601.format(Date(timeIntervalSince1970: TimeInterval(instant))) == expected, "\(instant)")
+            #expect(ISO8601.format(Date(timeIntervalSince1970: TimeInterval(instant) + 0.75)) == expected, "\(instant)")
+        }
+        for outside in [Double(first) - 1, Double(last) + 1, .nan, .infinity, -.infinity, 1e300] {
+            #expect(ISO8601.format(Date(timeIntervalSince1970: outside)) == "invalid-date", "\(outside)")
         }
     }
 
