@@ -93,6 +93,11 @@ package enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
+            // Most strings (keys, identifiers, dates, names) need no escape at all: one copy.
+            if isPlain(bytes) {
+                out.append(contentsOf: bytes)
+                return
+            }
             var index = 0
             var runStart = 0
             let count = bytes.count
@@ -137,6 +142,29 @@ package enum JSONValue: Sendable, Equatable {
             if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether every byte of `bytes` is printable ASCII other than `"` and `\`: whole words of
+    /// eight, the last one overlapping the one before; a string shorter than a word is padded
+    /// with a letter.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return true }
+        guard count >= 8 else {
+            var word: UInt64 = 0x6161_6161_6161_6161
+            for index in 0..<count {
+                let shift = UInt64(8 * index)
+                word = word & ~(0xFF << shift) | UInt64(base[index]) << shift
+            }
+            return plainASCII(word)
+        }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= count {
+            guard plainASCII(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else { return false }
+            offset += 8
+        }
+        return offset == count || plainASCII(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
     /// Whether none of the eight bytes in `word` needs a look: each is printable ASCII other than
