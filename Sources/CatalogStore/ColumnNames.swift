@@ -39,8 +39,10 @@ package final class ColumnNames: Sendable {
     }
 
     private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Key {
+        guard let base = bytes.baseAddress else { return Key(count: 0, prefix: 0) }
+        if bytes.count >= 8 { return Key(count: bytes.count, prefix: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
         var prefix: UInt64 = 0
-        for (index, byte) in bytes.prefix(8).enumerated() { prefix |= UInt64(byte) << (8 * UInt64(index)) }
+        for index in 0..<bytes.count { prefix |= UInt64(base[index]) << (8 * UInt64(index)) }
         return Key(count: bytes.count, prefix: prefix)
     }
 }
