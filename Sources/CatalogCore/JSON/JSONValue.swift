@@ -82,7 +82,9 @@ package enum JSONValue: Sendable, Equatable {
 
     private static func newline(_ indent: Int, _ out: inout [UInt8]) {
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+        // A byte at a time: a listing's indents are 2 to 6 spaces, and appending a repeated
+        // element went through the generic path (111 instructions a newline).
+        for _ in 0..<indent { out.append(UInt8(ascii: " ")) }
     }
 
     /// Escapes quotes, backslashes and every control character (C0, DEL and the C1 range
