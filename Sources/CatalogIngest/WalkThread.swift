@@ -1,9 +1,10 @@
 import CatalogStore
 import Foundation
 
-/// Walks one root on a thread of its own and stats each candidate there, comparing it with the
-/// incremental index, so the writing thread only consumes the results (issue 15: the walk's system
-/// calls were a fifth of the writer's time). Results come through ``channel`` in walk order.
+/// Walks one root on a thread of its own and stats each candidate there, so the writing thread only
+/// consumes the results (issue 15: the walk's system calls were a fifth of the writer's time), and
+/// compares them with the incremental index (``classify(_:stamps:)``), which it reads while the walk
+/// has already begun. Results come through ``channel`` in walk order.
 final class WalkThread: @unchecked Sendable {
     /// What the walk made of one candidate.
     enum Walked: Sendable {
@@ -11,24 +12,28 @@ final class WalkThread: @unchecked Sendable {
         case vanished(String)
         /// Same size and mtime as the index says, and not in error: not read again.
         case unchanged(String)
+        /// What the stat found; ``classify(_:stamps:)`` tells whether it changed.
         case changed(Candidate, CatalogWriter.FileStamp)
     }
 
-    let channel = WalkChannel<Walked>(capacity: 16)
+    /// 256 chunks of 64: the walk goes on while the writing thread reads what the catalogue holds
+    /// under the root (an unchanged bench tree: 11,000 paths walked meanwhile), and a huge tree
+    /// still waits as at most 16,384 paths (about 4 MB).
+    let channel = WalkChannel<Walked>(capacity: 256)
     private var walker: TreeWalker
     private let done = DispatchSemaphore(value: 0)
     private var joined = false
 
     private struct Stopped: Error {}
 
-    init(root: String, excludes: [String], stamps: [String: CatalogWriter.FileStamp]) {
+    init(root: String, excludes: [String]) {
         walker = TreeWalker(excludes: excludes)
         let thread = Thread { [self] in
             var chunk: [Walked] = []
             chunk.reserveCapacity(64)
             do {
                 try walker.walk(root) { candidate in
-                    chunk.append(Self.classify(candidate, stamps: stamps))
+                    chunk.append(Self.stat(candidate))
                     if chunk.count >= 64 {
                         guard channel.put(chunk) else { throw Stopped() }
                         chunk.removeAll(keepingCapacity: true)
@@ -45,13 +50,18 @@ final class WalkThread: @unchecked Sendable {
         thread.start()
     }
 
-    private static func classify(_ candidate: Candidate, stamps: [String: CatalogWriter.FileStamp]) -> Walked {
+    private static func stat(_ candidate: Candidate) -> Walked {
         guard let stamp = CatalogWriter.FileStamp.of(candidate: candidate) else { return .vanished(candidate.path) }
-        if let known = stamps[candidate.path], known.status != .error,
-           known.size == stamp.size, known.mtimeNanoseconds == stamp.mtimeNanoseconds {
-            return .unchanged(candidate.path)
-        }
         return .changed(candidate, stamp)
+    }
+
+    /// A stat'd candidate with the same size and mtime as the index says, and not in error, is
+    /// unchanged: it is not read again.
+    static func classify(_ item: Walked, stamps: [String: CatalogWriter.FileStamp]) -> Walked {
+        guard case .changed(let candidate, let stamp) = item, let known = stamps[candidate.path],
+              known.status != .error, known.size == stamp.size,
+              known.mtimeNanoseconds == stamp.mtimeNanoseconds else { return item }
+        return .unchanged(candidate.path)
     }
 
     /// Waits for the walk to end (every chunk taken) and returns the walker, with its problems.
