@@ -390,6 +390,40 @@ def main(argv: list[str] | None = None) -> int:
             log(f"  failed: {r.get('error')}")
         return r
 
+    def rounds(specs: list[dict], runs: int) -> list[dict]:
+        """Runs every spec once per round, `runs` rounds, in the same order each round (removing its
+        `fresh` database first), so that a host whose speed drifts over minutes (a shared VM) slows
+        the steps of one round alike; then records one step per spec as `step` does. Each step keeps
+        its walls in round order (`walls_s`), for ``paired``."""
+        for spec in specs:
+            log(f"{spec['name']}: {' '.join(spec['cmd'])}"
+                + "".join(f" ({k}={v})" for k, v in (spec.get("env") or {}).items())
+                + (f" ×{runs}, interleaved" if runs > 1 and len(specs) > 1 else (f" ×{runs}" if runs > 1 else "")))
+        results: list[list[dict]] = [[] for _ in specs]
+        failed = False
+        for _ in range(max(1, runs)):
+            for spec, done in zip(specs, results):
+                if spec.get("fresh"):
+                    remove_db(spec["fresh"])
+                done.append(measure(spec["cmd"], env=spec.get("env")))
+                failed = failed or done[-1]["rc"] != 0
+            if failed:
+                break
+        made = []
+        group = sum(1 for x in steps if "round_group" in x)  # a new id for this call's steps
+        for spec, done in zip(specs, results):
+            r = dict(next((x for x in done if x["rc"] != 0), done[-1]))
+            if len(done) > 1 and all(x["rc"] == 0 for x in done):
+                r["wall_s"] = statistics.median(x["wall_s"] for x in done)
+                r["walls_s"] = [round(x["wall_s"], 3) for x in done]
+                r["peak_rss_mb"] = max(x["peak_rss_mb"] for x in done)
+            r.update(step=spec["name"], files=len(files), bytes=total_bytes, round_group=group)
+            steps.append(r)
+            if r["rc"] != 0:
+                log(f"  failed: {r.get('error')}")
+            made.append(r)
+        return made
+
     floor = find_floor = baseline = unverified = cold = unchanged = touched = None
     floor_cmd = ["sh", "-c", 'find "$1" -type f -print0 | xargs -0 cat > /dev/null', "sh", tree]
     measure(floor_cmd)  # warm the page cache so every step reads from memory
@@ -402,25 +436,33 @@ def main(argv: list[str] | None = None) -> int:
                       '-o -name "*.ipa" -o -name Info.plist \\) -print0 | xargs -0 cat > /dev/null', "sh", tree]
         r = step("floor (needed files)", needed_cmd)
         r["files"], r["bytes"] = len(needed), sum(os.lstat(p).st_size for p in needed)
-        # The floor of an unchanged re-ingest: walking the tree and stat-ing every file (size and mtime,
-        # what the incremental index compares), reading nothing.
-        find_floor = step("floor (find, stat every file)",
-                          ["sh", "-c", 'find "$1" -type f -printf "%s %T@\\n" > /dev/null', "sh", tree])
-        baseline = None
+        # The baseline and both cold ingests run in rounds (baseline, unverified, cold; again), and so
+        # do the find floor and the unchanged re-ingest: the ratios are then taken within each round.
+        specs = []
         if not args.skip_baseline:
             bdb = os.path.join(run_dir, "baseline.sqlite")
-            baseline = step("baseline (python)", [sys.executable, os.path.join(HERE, "baseline.py"), bdb, tree],
-                            runs=args.ingest_runs, fresh=bdb)
+            specs.append({"name": "baseline (python)", "fresh": bdb,
+                          "cmd": [sys.executable, os.path.join(HERE, "baseline.py"), bdb, tree]})
         db = os.path.join(run_dir, "catalog.sqlite")
         # Signature verification's cost (issue 13: on by default only if it adds at most 20%): the same
         # cold ingest with verification switched off, into its own catalogue, just before the real one.
         unverified_db = os.path.join(run_dir, "catalog-unverified.sqlite")
-        unverified = step("cold ingest, signatures not verified", [catalog, "ingest", tree, "--db", unverified_db, "--quiet"],
-                          env={"CATALOG_VERIFY_SIGNATURES": "0"}, runs=args.ingest_runs, fresh=unverified_db)
+        specs.append({"name": "cold ingest, signatures not verified", "fresh": unverified_db,
+                      "cmd": [catalog, "ingest", tree, "--db", unverified_db, "--quiet"],
+                      "env": {"CATALOG_VERIFY_SIGNATURES": "0"}})
         ingest = [catalog, "ingest", tree, "--db", db, "--quiet"]
-        cold = step("cold ingest", ingest, runs=args.ingest_runs, fresh=db)
+        specs.append({"name": "cold ingest", "cmd": ingest, "fresh": db})
+        made = rounds(specs, args.ingest_runs)
+        baseline = None if args.skip_baseline else made[0]
+        unverified, cold = made[-2], made[-1]
         cold["catalogue_bytes"] = sum(os.path.getsize(db + s) for s in ("", "-wal") if os.path.exists(db + s))
-        unchanged = step("unchanged re-ingest", ingest, runs=args.ingest_runs)
+        # The floor of an unchanged re-ingest: walking the tree and stat-ing every file (size and mtime,
+        # what the incremental index compares), reading nothing; each round beside a re-ingest of the
+        # catalogue the last cold ingest made.
+        find_floor, unchanged = rounds([
+            {"name": "floor (find, stat every file)",
+             "cmd": ["sh", "-c", 'find "$1" -type f -printf "%s %T@\\n" > /dev/null', "sh", tree]},
+            {"name": "unchanged re-ingest", "cmd": ingest}], args.ingest_runs)
         touched_files = touch_selection(tree, files, args.seed)
         saved = {p: os.stat(p) for p in touched_files}
         new_time = make_tree.BASE_MTIME + 40 * 86400
@@ -490,7 +532,15 @@ def main(argv: list[str] | None = None) -> int:
 
     # Ratios and targets.
     def ratio(a, b):
-        return a["wall_s"] / b["wall_s"] if a and b and b["wall_s"] > 0 and a["rc"] == 0 and b["rc"] == 0 else None
+        """a / b: when both ran in the same rounds, the median of each round's ratio (a drifting host
+        slows both sides of a round alike); otherwise the ratio of their medians."""
+        if not (a and b and b["wall_s"] > 0 and a["rc"] == 0 and b["rc"] == 0):
+            return None
+        walls_a, walls_b = a.get("walls_s"), b.get("walls_s")
+        if walls_a and walls_b and a.get("round_group") == b.get("round_group") is not None \
+                and len(walls_a) == len(walls_b) and all(w > 0 for w in walls_b):
+            return statistics.median(x / y for x, y in zip(walls_a, walls_b))
+        return a["wall_s"] / b["wall_s"]
 
     checks = []
 
