@@ -92,7 +92,7 @@ enum ExpiringCommand: Command {
             }
             try queries.forEachProfile(filter) { profile in
                 try writeCertificates(before: profile.effectiveExpirationDate ?? .distantPast)
-                stream.write(profile.output(now: now))
+                stream.write(profile, now: now)
             }
             try writeCertificates(before: nil)
         }

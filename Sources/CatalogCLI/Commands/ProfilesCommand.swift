@@ -46,7 +46,7 @@ enum ProfilesCommand: Command {
             columns.insert(Column(key: "bundle_id_match", header: "MATCH"), at: index + 1)
         }
         try QuerySupport.stream(columns: columns, options.query, context) { stream in
-            try queries.forEachProfile(filter) { stream.write($0.output(now: filter.now)) }
+            try queries.forEachProfile(filter) { stream.write($0, now: filter.now) }
         }
         return 0
     }

@@ -1,4 +1,5 @@
 import CatalogCore
+import Foundation
 
 /// Prints a listing's rows as they come: JSON, NDJSON and CSV write each row when it arrives (the
 /// first is flushed at once, so a pipe sees it before the last row is read); a table, which sizes
@@ -12,6 +13,8 @@ struct RowStream {
     private var count = 0
     private var tableRows: [JSONValue] = []
     private var bytes: [UInt8] = []
+    /// JSON and NDJSON rows of records, written member by member (``write(_:now:)``).
+    private var objectBytes = JSONObjectBytes()
 
     /// CSV written to a terminal shows control characters escaped (asked once: it is an ioctl).
     private let terminalSafe: Bool
@@ -45,6 +48,28 @@ struct RowStream {
             return
         }
         context.out(bytes)
+        if count == 1 { context.flush() }
+    }
+
+    /// Writes a record's row: JSON and NDJSON straight from its members into bytes (a listing of
+    /// 20,000 profiles made, wrote and freed a tree of 28 values for each), the same bytes as
+    /// ``write(_:)`` of its ``StreamedRecord/output(now:)``, which tables and CSV still take.
+    mutating func write<Record: StreamedRecord>(_ record: Record, now: Date) {
+        switch format {
+        case .json:
+            count += 1
+            objectBytes.start(after: count == 1 ? "[\n  " : ",\n  ", pretty: true, indent: 2)
+        case .ndjson:
+            count += 1
+            objectBytes.start(pretty: false, indent: 0)
+        case .csv, .table:
+            write(record.output(now: now))
+            return
+        }
+        record.output(now: now, into: &objectBytes)
+        objectBytes.finish()
+        if format == .ndjson { objectBytes.appendLineFeed() }
+        context.out(objectBytes.bytes)
         if count == 1 { context.flush() }
     }
 

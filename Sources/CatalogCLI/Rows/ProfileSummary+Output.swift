@@ -2,38 +2,43 @@ import CatalogCore
 import CatalogStore
 import Foundation
 
-extension ProfileSummary {
+extension ProfileSummary: StreamedRecord {
     /// The profile row (docs/json-schema.md): every listing of profiles prints this.
     func output(now: Date) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [
-            ("type", .string("profile")),
-            ("uuid", .string(uuid)),
-            ("name", .string(name)),
-            ("team_id", .optional(teamID)),
-            ("team_name", .optional(teamName)),
-            ("kind", .string(kind.rawValue)),
-            ("platforms", .strings(platforms)),
-            ("os", .string(os.rawValue)),
-            ("bundle_id", .optional(bundleID)),
-            ("application_identifier", .optional(applicationIdentifier)),
-            ("creation_date", .optional(creationDate)),
-            ("expiration_date", .optional(expirationDate)),
-            ("effective_expiration_date", .optional(effectiveExpirationDate)),
-            ("expiry_cause", .optional(expiryCause?.rawValue)),
-            ("days_left", DaysLeft.json(until: effectiveExpirationDate, from: now)),
-            ("device_count", .int(Int64(deviceCount))),
-            ("provisions_all_devices", .bool(provisionsAllDevices)),
-            ("aps_environment", .optional(apsEnvironment)),
-            ("get_task_allow", .optional(getTaskAllow)),
-            ("xcode_managed", .optional(xcodeManaged)),
-            ("signature", .optional(signature?.rawValue)),
-            ("der_profile", .optional(derProfile?.rawValue)),
-            ("host", .optional(host)),
-            ("path", .optional(path)),
-            ("installed", .bool(installed)),
-            ("superseded_by", .optional(supersededBy)),
-        ]
-        if let bundleIDMatch { pairs.append(("bundle_id_match", .string(bundleIDMatch.rawValue))) }
-        return .object(pairs)
+        var object = JSONObjectBuilder(capacity: 28)
+        output(now: now, into: &object)
+        return object.object
+    }
+
+    /// The members of ``output(now:)``, in order, into `fields`: listings write JSON and NDJSON rows
+    /// from here straight to bytes.
+    func output<Fields: JSONFields>(now: Date, into fields: inout Fields) {
+        fields.string("type", "profile")
+        fields.string("uuid", uuid)
+        fields.string("name", name)
+        fields.optional("team_id", teamID)
+        fields.optional("team_name", teamName)
+        fields.string("kind", kind.rawValue)
+        fields.strings("platforms", platforms)
+        fields.string("os", os.rawValue)
+        fields.optional("bundle_id", bundleID)
+        fields.optional("application_identifier", applicationIdentifier)
+        fields.optional("creation_date", creationDate)
+        fields.optional("expiration_date", expirationDate)
+        fields.optional("effective_expiration_date", effectiveExpirationDate)
+        fields.optional("expiry_cause", expiryCause?.rawValue)
+        fields.value("days_left", DaysLeft.json(until: effectiveExpirationDate, from: now))
+        fields.int("device_count", Int64(deviceCount))
+        fields.bool("provisions_all_devices", provisionsAllDevices)
+        fields.optional("aps_environment", apsEnvironment)
+        fields.optional("get_task_allow", getTaskAllow)
+        fields.optional("xcode_managed", xcodeManaged)
+        fields.optional("signature", signature?.rawValue)
+        fields.optional("der_profile", derProfile?.rawValue)
+        fields.optional("host", host)
+        fields.optional("path", path)
+        fields.bool("installed", installed)
+        fields.optional("superseded_by", supersededBy)
+        if let bundleIDMatch { fields.string("bundle_id_match", bundleIDMatch.rawValue) }
     }
 }

@@ -50,7 +50,7 @@ package enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .int(let value): JSONValue.writeInteger(value, to: &out)
         case .double(let value):
             out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
         case .string(let value): JSONValue.writeString(value, to: &out)
@@ -80,7 +80,23 @@ package enum JSONValue: Sendable, Equatable {
         }
     }
 
-    private static func newline(_ indent: Int, _ out: inout [UInt8]) {
+    /// The decimal digits of `value`, as `String(value)` spells them, without making the String.
+    static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
+    static func newline(_ indent: Int, _ out: inout [UInt8]) {
         out.append(0x0A)
         // A byte at a time: a listing's indents are 2 to 6 spaces, and appending a repeated
         // element went through the generic path (111 instructions a newline).
@@ -91,7 +107,7 @@ package enum JSONValue: Sendable, Equatable {
     /// U+0080–U+009F), so data never carries a raw escape sequence to a terminal. Works on the UTF-8
     /// bytes: a C1 control is the pair C2 80…C2 9F. Runs of bytes that need nothing (printable
     /// ASCII but `"` and `\`, and UTF-8 past U+009F) are copied whole.
-    private static func writeString(_ value: String, to out: inout [UInt8]) {
+    static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
@@ -149,7 +165,7 @@ package enum JSONValue: Sendable, Equatable {
     /// Whether every byte of `bytes` is printable ASCII other than `"` and `\`: whole words of
     /// eight, the last one overlapping the one before; a string shorter than a word is padded
     /// with a letter.
-    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return true }
         guard count >= 8 else {
