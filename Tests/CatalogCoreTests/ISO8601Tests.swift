@@ -45,6 +45,26 @@ import CatalogTestSupport
         }
     }
 
+    /// The stored form is read in place; every instant of the four-digit years parses back to
+    /// itself, and impossible stored-looking texts are no date, as the general parse says.
+    @Test func parsesTheStoredFormBackOverEveryFourDigitYear() {
+        let first: Int64 = -62_167_219_200, last: Int64 = 253_402_300_799
+        var instants: [Int64] = [first, last, -1, 0, 1, 86_399, 86_400, 951_782_400, 951_868_799]
+        var random = SeededRandom(seed: 1950)
+        for _ in 0..<20_000 { instants.append(first + Int64(random.next() % UInt64(last - first + 1))) }
+        for instant in instants {
+            let text = ISO8601.format(Date(timeIntervalSince1970: TimeInterval(instant)))
+            #expect(ISO8601.parse(text) == Date(timeIntervalSince1970: TimeInterval(instant)), "\(text)")
+        }
+        for impossible in ["2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-01-01T24:00:00Z",
+                           "2026-01-01T00:60:00Z", "2026-01-01T00:00:61Z", "2026-00-10T00:00:00Z",
+                           "2026-01-00T00:00:00Z", "2026-0a-01T00:00:00Z", "2026-01-01T00:00:00z",
+                           "2026/01/01T00:00:00Z", "+026-01-01T00:00:00Z"] {
+            #expect(ISO8601.parse(impossible) == nil, "\(impossible)")
+        }
+        #expect(ISO8601.parse("2024-02-29T23:59:59Z").map(ISO8601.format) == "2024-02-29T23:59:59Z")
+    }
+
     @Test func parsesOffsetsAndDatesWithoutTime() {
         #expect(ISO8601.parse("2026-11-29").map(ISO8601.format) == "2026-11-29T00:00:00Z")
         #expect(ISO8601.parse("2026-11-29T12:00:00+02:00").map(ISO8601.format) == "2026-11-29T10:00:00Z")
