@@ -22,24 +22,29 @@ enum DevicesCommand: Command {
             filter.udid = udid
             filter.host = options.query.host
             filter.now = options.query.asOf
-            let profiles = try queries.profiles(filter).map { $0.output(now: filter.now) }
             var buildFilter = CatalogQueries.BuildFilter()
             buildFilter.installableBy = udid
             buildFilter.host = options.query.host
             buildFilter.now = filter.now
-            let builds = try queries.builds(buildFilter).map { $0.output(now: filter.now) }
             if options.query.format == .table {
+                let profiles = try queries.profiles(filter).map { $0.output(now: filter.now) }
+                let builds = try queries.builds(buildFilter).map { $0.output(now: filter.now) }
                 QuerySupport.print(profiles, columns: QuerySupport.profileColumns, options.query, context)
                 if !builds.isEmpty {
                     context.out("\nBuilds this device can install:\n")
                     QuerySupport.print(builds, columns: BuildsCommand.columns, options.query, context)
                 }
             } else {
-                // One list for scripts, `type` telling profiles from builds; CSV gets every column of both.
+                // One list for scripts, `type` telling profiles from builds; CSV gets every column of
+                // both. Streamed as the rows are read: a device in 20,000 profiles printed 23 MB
+                // only once every row was in memory.
                 let keys = Set(QuerySupport.profileColumns.map(\.key))
                 let columns = [Column(key: "type", header: "TYPE")] + QuerySupport.profileColumns
                     + BuildsCommand.columns.filter { !keys.contains($0.key) }
-                QuerySupport.print(profiles + builds, columns: columns, options.query, context)
+                try QuerySupport.stream(columns: columns, options.query, context) { stream in
+                    try queries.forEachProfile(filter) { stream.write($0, now: filter.now) }
+                    try queries.forEachBuild(buildFilter) { stream.write($0.output(now: filter.now)) }
+                }
             }
         } else {
             QuerySupport.print(try queries.devices().map(\.output), columns: columns, options.query, context)
