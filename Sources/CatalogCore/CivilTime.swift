@@ -49,38 +49,48 @@ package enum CivilTime {
 
 extension CivilTime {
     /// Reads the fixed-width fields that date formats are made of (`2026`, `-`, `11`, …), left to
-    /// right: the one digit reader of the plist, X.509 and ISO-8601 date parsers.
-    package struct Scanner {
-        private let bytes: [UInt8]
-        package private(set) var position = 0
+    /// right: the one digit reader of the plist, X.509 and ISO-8601 date parsers. It reads the bytes
+    /// where they are (a String's UTF-8, a slice of a plist, a certificate's time text) rather than
+    /// copying them into an array first: a listing parses three dates a row.
+    package struct Scanner<Bytes: Collection<UInt8>> {
+        private let bytes: Bytes
+        private var position: Bytes.Index
 
-        package init<Bytes: Collection<UInt8>>(_ bytes: Bytes) { self.bytes = Array(bytes) }
+        package init(_ bytes: Bytes) {
+            self.bytes = bytes
+            position = bytes.startIndex
+        }
 
-        package var isAtEnd: Bool { position == bytes.count }
+        package var isAtEnd: Bool { position == bytes.endIndex }
         /// The next byte, not consumed.
-        package var next: UInt8? { position < bytes.count ? bytes[position] : nil }
+        package var next: UInt8? { isAtEnd ? nil : bytes[position] }
         package var nextIsDigit: Bool { next.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
 
         /// `count` decimal digits as a number; nil, consuming nothing, when fewer are there.
         package mutating func digits(_ count: Int) -> Int? {
-            guard count <= bytes.count - position else { return nil }
+            var index = position
             var value = 0
-            for byte in bytes[position..<position + count] {
+            for _ in 0..<count {
+                guard index != bytes.endIndex else { return nil }
+                let byte = bytes[index]
                 guard byte >= 0x30, byte <= 0x39 else { return nil }
                 value = value * 10 + Int(byte - 0x30)
+                bytes.formIndex(after: &index)
             }
-            position += count
+            position = index
             return value
         }
 
         /// Consumes `character` when it is next.
         package mutating func skip(_ character: Unicode.Scalar) -> Bool {
             guard next == UInt8(ascii: character) else { return false }
-            position += 1
+            bytes.formIndex(after: &position)
             return true
         }
 
         /// Consumes one byte, whatever it is.
-        package mutating func advance() { position = min(position + 1, bytes.count) }
+        package mutating func advance() {
+            if !isAtEnd { bytes.formIndex(after: &position) }
+        }
     }
 }

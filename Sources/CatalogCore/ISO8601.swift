@@ -38,8 +38,12 @@ package enum ISO8601 {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with an optional `Z` or `±HH:MM` offset.
     /// A date without an offset is taken as UTC.
     package static func parse(_ text: String) -> Date? {
-        if let date = parseStored(text) { return date }
-        var scanner = CivilTime.Scanner(text.utf8)
+        var text = text
+        return text.withUTF8(parse)
+    }
+
+    private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = CivilTime.Scanner(utf8)
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
               let day = scanner.digits(2) else { return nil }
         var hour = 0, minute = 0, second = 0, offset = 0
@@ -69,34 +73,5 @@ package enum ISO8601 {
         let seconds = CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute,
                                             second: second)
         return Date(timeIntervalSince1970: TimeInterval(seconds - offset))
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ`, the form ``format(_:)`` writes and the catalogue stores, read from the
-    /// String's UTF-8 in place: a listing parses three a row, and the scanner copied each into an
-    /// array first. Anything else (or an impossible date) is left to the general parse, which
-    /// gives the same answer for this form.
-    private static func parseStored(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-                  bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-                  bytes[19] == UInt8(ascii: "Z") else { return nil }
-            func number(at offset: Int, width: Int) -> Int? {
-                var value = 0
-                for index in offset..<offset + width {
-                    let digit = bytes[index] &- UInt8(ascii: "0")
-                    guard digit < 10 else { return nil }
-                    value = value * 10 + Int(digit)
-                }
-                return value
-            }
-            guard let year = number(at: 0, width: 4), let month = number(at: 5, width: 2),
-                  let day = number(at: 8, width: 2), let hour = number(at: 11, width: 2),
-                  let minute = number(at: 14, width: 2), let second = number(at: 17, width: 2),
-                  CivilTime.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-            else { return nil }
-            return Date(timeIntervalSince1970: TimeInterval(
-                CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)))
-        }
     }
 }
