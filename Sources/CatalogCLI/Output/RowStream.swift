@@ -35,7 +35,7 @@ struct RowStream {
         switch format {
         case .json:
             // The bytes `JSONValue.array(rows).serialized(pretty: true)` would give, a row at a time.
-            bytes.append(contentsOf: (count == 1 ? "[\n  " : ",\n  ").utf8)
+            bytes.append(contentsOf: jsonSeparator.utf8)
             row.write(to: &bytes, pretty: true, indent: 2)
         case .ndjson:
             row.write(to: &bytes, pretty: false, indent: 0)
@@ -47,7 +47,16 @@ struct RowStream {
             tableRows.append(row)
             return
         }
-        context.out(bytes)
+        emit(bytes)
+    }
+
+    /// What precedes the current row of a JSON array: the bytes
+    /// `JSONValue.array(rows).serialized(pretty: true)` would put there.
+    private var jsonSeparator: String { count == 1 ? "[\n  " : ",\n  " }
+
+    /// Writes a row's bytes; the first is flushed at once.
+    private func emit(_ row: [UInt8]) {
+        context.out(row)
         if count == 1 { context.flush() }
     }
 
@@ -58,7 +67,7 @@ struct RowStream {
         switch format {
         case .json:
             count += 1
-            objectBytes.start(after: count == 1 ? "[\n  " : ",\n  ", pretty: true, indent: 2)
+            objectBytes.start(after: jsonSeparator, pretty: true, indent: 2)
         case .ndjson:
             count += 1
             objectBytes.start(pretty: false, indent: 0)
@@ -69,8 +78,7 @@ struct RowStream {
         record.output(now: now, into: &objectBytes)
         objectBytes.finish()
         if format == .ndjson { objectBytes.appendLineFeed() }
-        context.out(objectBytes.bytes)
-        if count == 1 { context.flush() }
+        emit(objectBytes.bytes)
     }
 
     mutating func finish() {

@@ -26,19 +26,18 @@ package struct JSONObjectBytes: JSONFields {
         if count == 0 {
             bytes.append(contentsOf: "{}".utf8)
         } else {
-            if pretty { JSONValue.newline(indent, &bytes) }
-            bytes.append(UInt8(ascii: "}"))
+            JSONValue.writeClosing("}", pretty: pretty, indent: indent, to: &bytes)
         }
     }
 
     /// A line feed after the object (an NDJSON row).
     package mutating func appendLineFeed() { bytes.append(0x0A) }
 
-    /// `{` or `,`, the line break and indent, the key and `: `.
+    /// The member's start (``JSONValue/writeItemStart(opening:first:pretty:indent:to:)``), its key
+    /// and `:`.
     private mutating func key(_ key: StaticString) {
-        bytes.append(UInt8(ascii: count == 0 ? "{" : ","))
+        JSONValue.writeItemStart(opening: "{", first: count == 0, pretty: pretty, indent: indent, to: &bytes)
         count += 1
-        if pretty { JSONValue.newline(indent + 2, &bytes) }
         // A record's keys are literals of letters and underscores, copied as they are; a key that
         // needed escaping would still get it.
         key.withUTF8Buffer { utf8 in
@@ -50,15 +49,17 @@ package struct JSONObjectBytes: JSONFields {
                 JSONValue.writeString(key.description, to: &bytes)
             }
         }
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        JSONValue.writeKeyEnd(pretty: pretty, to: &bytes)
     }
 
-    private mutating func null() { bytes.append(contentsOf: "null".utf8) }
+    /// A member's value, as ``JSONValue`` writes it.
+    private mutating func write(_ value: JSONValue) {
+        value.write(to: &bytes, pretty: pretty, indent: indent + 2)
+    }
 
     package mutating func value(_ key: StaticString, _ value: JSONValue) {
         self.key(key)
-        value.write(to: &bytes, pretty: pretty, indent: indent + 2)
+        write(value)
     }
 
     package mutating func string(_ key: StaticString, _ value: String) {
@@ -68,39 +69,37 @@ package struct JSONObjectBytes: JSONFields {
 
     package mutating func optional(_ key: StaticString, _ value: String?) {
         self.key(key)
-        if let value { JSONValue.writeString(value, to: &bytes) } else { null() }
+        if let value { JSONValue.writeString(value, to: &bytes) } else { write(.null) }
     }
 
     package mutating func optional(_ key: StaticString, _ value: Bool?) {
         self.key(key)
-        if let value { bytes.append(contentsOf: (value ? "true" : "false").utf8) } else { null() }
+        write(value.map(JSONValue.bool) ?? .null)
     }
 
     package mutating func optional(_ key: StaticString, _ value: Date?) {
         self.key(key)
-        if let value { JSONValue.writeString(ISO8601.format(value), to: &bytes) } else { null() }
+        if let value { JSONValue.writeString(ISO8601.format(value), to: &bytes) } else { write(.null) }
     }
 
     package mutating func bool(_ key: StaticString, _ value: Bool) {
         self.key(key)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        write(.bool(value))
     }
 
     package mutating func int(_ key: StaticString, _ value: Int64) {
         self.key(key)
-        JSONValue.writeInteger(value, to: &bytes)
+        write(.int(value))
     }
 
+    /// As ``JSONValue/strings(_:)`` would write, without making a value per string.
     package mutating func strings(_ key: StaticString, _ values: [String]) {
         self.key(key)
         guard !values.isEmpty else { bytes.append(contentsOf: "[]".utf8); return }
-        bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            if pretty { JSONValue.newline(indent + 4, &bytes) }
+            JSONValue.writeItemStart(opening: "[", first: index == 0, pretty: pretty, indent: indent + 2, to: &bytes)
             JSONValue.writeString(value, to: &bytes)
         }
-        if pretty { JSONValue.newline(indent + 2, &bytes) }
-        bytes.append(UInt8(ascii: "]"))
+        JSONValue.writeClosing("]", pretty: pretty, indent: indent + 2, to: &bytes)
     }
 }

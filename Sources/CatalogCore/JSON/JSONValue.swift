@@ -56,28 +56,43 @@ package enum JSONValue: Sendable, Equatable {
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let values):
             if values.isEmpty { out.append(contentsOf: "[]".utf8); return }
-            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if pretty { JSONValue.newline(indent + 2, &out) }
+                JSONValue.writeItemStart(opening: "[", first: index == 0, pretty: pretty, indent: indent, to: &out)
                 value.write(to: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { JSONValue.newline(indent, &out) }
-            out.append(UInt8(ascii: "]"))
+            JSONValue.writeClosing("]", pretty: pretty, indent: indent, to: &out)
         case .object(let pairs):
             if pairs.isEmpty { out.append(contentsOf: "{}".utf8); return }
-            out.append(UInt8(ascii: "{"))
             for (index, pair) in pairs.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if pretty { JSONValue.newline(indent + 2, &out) }
+                JSONValue.writeItemStart(opening: "{", first: index == 0, pretty: pretty, indent: indent, to: &out)
                 JSONValue.writeString(pair.0, to: &out)
-                out.append(UInt8(ascii: ":"))
-                if pretty { out.append(UInt8(ascii: " ")) }
+                JSONValue.writeKeyEnd(pretty: pretty, to: &out)
                 pair.1.write(to: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { JSONValue.newline(indent, &out) }
-            out.append(UInt8(ascii: "}"))
+            JSONValue.writeClosing("}", pretty: pretty, indent: indent, to: &out)
         }
+    }
+
+    // The layout of arrays and objects, shared with ``JSONObjectBytes``: `[`/`{` before the first
+    // item and `,` before each other one, each item on its own line two spaces in when pretty, the
+    // closing bracket on a line of its own at the container's indent.
+
+    /// Before an item of a non-empty array or object at `indent` (the container's).
+    static func writeItemStart(opening: Unicode.Scalar, first: Bool, pretty: Bool, indent: Int, to out: inout [UInt8]) {
+        out.append(first ? UInt8(ascii: opening) : UInt8(ascii: ","))
+        if pretty { newline(indent + 2, &out) }
+    }
+
+    /// After an object member's key: `:`, and a space when pretty.
+    static func writeKeyEnd(pretty: Bool, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ":"))
+        if pretty { out.append(UInt8(ascii: " ")) }
+    }
+
+    /// After the last item of a non-empty array or object at `indent`.
+    static func writeClosing(_ closing: Unicode.Scalar, pretty: Bool, indent: Int, to out: inout [UInt8]) {
+        if pretty { newline(indent, &out) }
+        out.append(UInt8(ascii: closing))
     }
 
     /// The decimal digits of `value`, as `String(value)` spells them, without making the String.
