@@ -366,35 +366,12 @@ def main(argv: list[str] | None = None) -> int:
     catalog, fill = find_catalog(args)
     steps: list[dict] = []
 
-    def step(name: str, cmd: list[str], env: dict | None = None, runs: int = 1, fresh: str | None = None,
-             **extra) -> dict:
-        """Measures cmd `runs` times (removing the database `fresh` before each run): the median wall
-        time, every run's wall time (`walls_s`) and the highest peak RSS."""
-        log(f"{name}: {' '.join(cmd)}" + "".join(f" ({k}={v})" for k, v in (env or {}).items())
-            + (f" ×{runs}" if runs > 1 else ""))
-        results = []
-        for _ in range(max(1, runs)):
-            if fresh:
-                remove_db(fresh)
-            results.append(measure(cmd, env=env))
-            if results[-1]["rc"] != 0:
-                break
-        r = dict(results[-1])
-        if len(results) > 1 and all(x["rc"] == 0 for x in results):
-            r["wall_s"] = statistics.median(x["wall_s"] for x in results)
-            r["walls_s"] = [round(x["wall_s"], 3) for x in results]
-            r["peak_rss_mb"] = max(x["peak_rss_mb"] for x in results)
-        r.update(step=name, files=len(files), bytes=total_bytes, **extra)
-        steps.append(r)
-        if r["rc"] != 0:
-            log(f"  failed: {r.get('error')}")
-        return r
-
     def rounds(specs: list[dict], runs: int) -> list[dict]:
         """Runs every spec once per round, `runs` rounds, in the same order each round (removing its
         `fresh` database first), so that a host whose speed drifts over minutes (a shared VM) slows
-        the steps of one round alike; then records one step per spec as `step` does. Each step keeps
-        its walls in round order (`walls_s`), for ``paired``."""
+        the steps of one round alike; then records one step per spec: the median wall time, every
+        run's wall time in round order (`walls_s`, which ``ratio`` pairs within a `round_group`) and
+        the highest peak RSS."""
         for spec in specs:
             log(f"{spec['name']}: {' '.join(spec['cmd'])}"
                 + "".join(f" ({k}={v})" for k, v in (spec.get("env") or {}).items())
@@ -410,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
             if failed:
                 break
         made = []
-        group = sum(1 for x in steps if "round_group" in x)  # a new id for this call's steps
+        group = len(steps)  # a new id for this call's steps: there are more steps after each call
         for spec, done in zip(specs, results):
             r = dict(next((x for x in done if x["rc"] != 0), done[-1]))
             if len(done) > 1 and all(x["rc"] == 0 for x in done):
@@ -423,6 +400,14 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"  failed: {r.get('error')}")
             made.append(r)
         return made
+
+    def step(name: str, cmd: list[str], env: dict | None = None, runs: int = 1, fresh: str | None = None,
+             **extra) -> dict:
+        """Measures cmd `runs` times (removing the database `fresh` before each run): one step of its
+        own rounds, with `extra` recorded beside it."""
+        r = rounds([{"name": name, "cmd": cmd, "env": env, "fresh": fresh}], runs)[0]
+        r.update(**extra)
+        return r
 
     floor = find_floor = baseline = unverified = cold = unchanged = touched = None
     floor_cmd = ["sh", "-c", 'find "$1" -type f -print0 | xargs -0 cat > /dev/null', "sh", tree]
