@@ -19,6 +19,9 @@ package final class Connection {
         case immediate = "IMMEDIATE"
     }
 
+    /// Process-wide SQLite settings, made once before the first connection opens.
+    private static let configureSQLite: Void = { _ = ccatalog_sqlite_stop_memory_statistics() }()
+
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
     package static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -37,6 +40,7 @@ package final class Connection {
     /// for read-write connections) the journal mode is switched to WAL; ``openCatalogue(path:readOnly:migrator:)``
     /// defers that until it knows the schema is one it may touch.
     package init(path: String, readOnly: Bool = false, wal: Bool = true) throws {
+        _ = Self.configureSQLite
         if !readOnly { try Self.createPrivateFileIfMissing(path) }
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
