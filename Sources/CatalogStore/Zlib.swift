@@ -3,8 +3,9 @@ import CCatalogZlib
 /// zlib streams (RFC 1950) with a preset dictionary, in memory, for ``CompactPlist``.
 enum Zlib {
     /// A deflate stream kept for many small inputs: setting one up (allocating and clearing its
-    /// window and hash table) cost more than compressing a profile's template, so a worker makes
-    /// one and resets it for each input. Not thread-safe: one per thread.
+    /// window and hash table) cost more than compressing a profile's template, so each decoding
+    /// worker keeps one for the run (``CompactPlist/Compressor``) and resets it for each input. Not
+    /// thread-safe: one thread at a time.
     final class Deflater {
         /// Level 3, not zlib's default 6: its shorter match search deflates a template in about
         /// three quarters of the time (zlib's share of a cold ingest of the bench tree: 10.4–11.3 %
