@@ -14,7 +14,7 @@ package enum Digest {
             #if canImport(CommonCrypto)
             _ = CC_SHA1(pointer, CC_LONG(count), &out)
             #else
-            oneShot(pointer, count, into: &out, fetched: FetchedDigests.sha1, or: SHA1)
+            oneShot(pointer, count, into: &out, fetched: LibcryptoDigests.sha1, or: SHA1)
             #endif
         }
         return out
@@ -26,7 +26,7 @@ package enum Digest {
             #if canImport(CommonCrypto)
             _ = CC_SHA256(pointer, CC_LONG(count), &out)
             #else
-            oneShot(pointer, count, into: &out, fetched: FetchedDigests.sha256, or: SHA256)
+            oneShot(pointer, count, into: &out, fetched: LibcryptoDigests.sha256, or: SHA256)
             #endif
         }
         return out
@@ -59,14 +59,6 @@ package enum Digest {
     package static func sha256Hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String { hex(sha256(bytes)) }
 
     #if !canImport(CommonCrypto)
-    /// libcrypto's implementations, fetched once. OpenSSL 3's `SHA256()` and `SHA1()` fetch theirs
-    /// from the provider on every call (a lock and a name lookup, `EVP_MD_fetch`): 0.8 % of a cold
-    /// ingest's CPU. A fetched `EVP_MD` is immutable and may be shared between threads.
-    private enum FetchedDigests {
-        nonisolated(unsafe) static let sha1 = EVP_MD_fetch(nil, "SHA1", nil)
-        nonisolated(unsafe) static let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
-    }
-
     /// `EVP_Digest` with the fetched implementation, else the library's one-shot function.
     private static func oneShot(_ pointer: UnsafeRawPointer?, _ count: Int, into out: inout [UInt8], fetched: OpaquePointer?,
                                 or fallback: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?) {

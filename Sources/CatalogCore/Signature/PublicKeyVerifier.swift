@@ -78,7 +78,7 @@ enum PublicKeyVerifier {
         defer { LibcryptoKeys.shared.release(pkey) }
         guard let context = EVP_MD_CTX_new() else { return .unusable("out of memory") }
         defer { EVP_MD_CTX_free(context) }
-        guard let md = LibcryptoKeys.shared.digest(algorithm.hash),
+        guard let md = LibcryptoDigests.implementation(of: algorithm.hash),
               EVP_DigestVerifyInit(context, nil, md, nil, pkey) == 1 else {
             return .unusable("\(algorithm.description) is not supported for this key")
         }
@@ -125,23 +125,6 @@ final class LibcryptoKeys: @unchecked Sendable {
         }
         if keys.count < Self.limit { keys[key] = loaded }
         return loaded
-    }
-
-    /// Digests fetched once: `EVP_sha256()` and friends make every `EVP_DigestVerifyInit` fetch the
-    /// implementation again from the provider (a lock and a name lookup each time).
-    private lazy var digests: [HashAlgorithm: OpaquePointer] = {
-        var fetched: [HashAlgorithm: OpaquePointer] = [:]
-        for (hash, name) in [(HashAlgorithm.sha1, "SHA1"), (.sha224, "SHA224"), (.sha256, "SHA256"),
-                             (.sha384, "SHA384"), (.sha512, "SHA512")] {
-            if let md = EVP_MD_fetch(nil, name, nil) { fetched[hash] = md }
-        }
-        return fetched
-    }()
-
-    func digest(_ hash: HashAlgorithm) -> OpaquePointer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return digests[hash]
     }
 
     /// Frees `key` unless the cache holds it.
