@@ -53,14 +53,88 @@ extension Connection {
 
     /// Every reference in the catalogue resolves, else the run fails with SQLite's foreign-key
     /// constraint error naming the table: what enforcement would have refused row by row.
+    ///
+    /// Table by table. A table whose every reference is one of ``rangeCheckedReferences`` is checked
+    /// by range when each parent's ids are exactly 1…n (count = max, min ≥ 1, as a first ingest
+    /// leaves them): then a reference resolves if and only if it lies in 1…n, and the child
+    /// column's least and greatest values say that with two index lookups. `PRAGMA
+    /// foreign_key_check` looks every row up instead (the benchmark tree's 292,000 device links:
+    /// 84 of the check's 150 ms). Any other table, or a parent with gaps, gets the PRAGMA.
     func checkForeignKeys() throws {
-        if let violation = try queryFirst("PRAGMA foreign_key_check") {
-            let table = violation.string("table") ?? "?", parent = violation.string("parent") ?? "?"
-            throw SQLiteError(extendedCode: SQLiteError.constraintForeignKey,
-                              message: "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)",
-                              sql: "PRAGMA foreign_key_check")
+        let references = try query("""
+            SELECT m.name AS child, f."from" AS column, f."table" AS parent
+            FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f
+            WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq
+            """)
+        var byTable: [(table: String, references: [(column: String, parent: String)])] = []
+        for row in references {
+            guard let table = row.string("child"), let column = row.string("column"), let parent = row.string("parent")
+            else { continue }
+            if byTable.last?.table != table { byTable.append((table, [])) }
+            byTable[byTable.count - 1].references.append((column, parent))
+        }
+        var lastIDs: [String: Int64?] = [:]
+        for (table, references) in byTable {
+            let ranged = try references.allSatisfy { reference in
+                guard Self.rangeCheckedReferences.contains(where: {
+                    $0.table == table && $0.column == reference.column && $0.parent == reference.parent
+                }) else { return false }
+                if lastIDs[reference.parent] == nil { lastIDs[reference.parent] = try denseLastID(reference.parent) }
+                return lastIDs[reference.parent]! != nil
+            }
+            let violation: (table: String, parent: String)?
+            if ranged {
+                violation = try references.first { reference in
+                    try !referencesLie(in: table, reference.column, within: lastIDs[reference.parent]!!)
+                }.map { (table, $0.parent) }
+            } else {
+                violation = try queryFirst("PRAGMA foreign_key_check(\(Self.quoted(table)))").map {
+                    ($0.string("table") ?? table, $0.string("parent") ?? "?")
+                }
+            }
+            if let violation {
+                throw SQLiteError(extendedCode: SQLiteError.constraintForeignKey,
+                                  message: "FOREIGN KEY constraint failed: a row of \(violation.table) refers to a missing row of \(violation.parent)",
+                                  sql: "PRAGMA foreign_key_check")
+            }
         }
     }
+
+    /// The references checked by range: integer ids into an `INTEGER PRIMARY KEY`, which the
+    /// writer's statements always write through `CAST(… AS bigint)` (``CatalogWriter``'s
+    /// `linkDevices` and `insertEntitlements`), so that every value is an integer. A REAL that is
+    /// not a whole number could lie in 1…n and miss; no statement of the writer can store one.
+    static let rangeCheckedReferences: [(table: String, column: String, parent: String)] = [
+        ("entitlements", "profile_id", "profiles"),
+        ("profile_devices", "device_id", "devices"),
+        ("profile_devices", "profile_id", "profiles"),
+    ]
+
+    /// n when the ids of `table` (its `INTEGER PRIMARY KEY id`) are exactly 1…n (0 when it is
+    /// empty); nil when they have gaps.
+    private func denseLastID(_ table: String) throws -> Int64? {
+        guard let row = try queryFirst("SELECT count(*) AS n, min(id) AS low, max(id) AS high FROM \(Self.quoted(table))"),
+              let count = row.int64("n") else { return nil }
+        if count == 0 { return 0 }
+        guard let low = row.int64("low"), let high = row.int64("high"), low >= 1, high == count else { return nil }
+        return high
+    }
+
+    /// Whether every value of `table.column` is an integer in 1…`last` (NULL refers to nothing and
+    /// passes, as in SQLite). Integers sort below text and blobs, so a greatest value that is no
+    /// integer means some value is none. One aggregate a query, so that each is an index lookup.
+    private func referencesLie(in table: String, _ column: String, within last: Int64) throws -> Bool {
+        func extreme(_ function: String) throws -> SQLValue {
+            try queryFirst("SELECT \(function)(\(Self.quoted(column))) FROM \(Self.quoted(table))")?[0] ?? .null
+        }
+        switch (try extreme("min"), try extreme("max")) {
+        case (.null, .null): return true
+        case let (.integer(low), .integer(high)): return low >= 1 && high <= last
+        default: return false
+        }
+    }
+
+    private static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
 
 extension QueryExecutor {

@@ -71,4 +71,49 @@ import CatalogIngest
         #expect(try connection.queryFirst("PRAGMA foreign_keys")?[0] == .integer(1))
         #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
     }
+
+    /// The device links and entitlements are checked by range when the parents' ids are 1…n: a link
+    /// past the last device, below the first, of a missing profile or stored as text fails the run
+    /// as the row-by-row check would; with a gap in the devices' ids, the row-by-row check decides.
+    @Test func rangeCheckedReferencesFailAsTheRowByRowCheckWould() throws {
+        let cases: [(setup: [String], dangling: String?, parent: String)] = [
+            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 3)", "devices"),
+            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 0)", "devices"),
+            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (2, 1)", "profiles"),
+            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 'x')", "devices"),
+            ([], "INSERT INTO entitlements (profile_id, key, value_json) VALUES (2, 'k', '1')", "profiles"),
+            // Device ids 1, 2 and 4: not 1…n, so every row is looked up, and 3 is missing.
+            (["INSERT INTO devices (id, udid, first_seen) VALUES (4, 'D4', '2026-01-01T00:00:00Z')"],
+             "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 3)", "devices"),
+            (["INSERT INTO devices (id, udid, first_seen) VALUES (4, 'D4', '2026-01-01T00:00:00Z')"], nil, ""),
+        ]
+        for (index, (setup, dangling, parent)) in cases.enumerated() {
+            let scratch = try Scratch()
+            let connection = try Connection.openCatalogue(path: scratch.file("catalog.sqlite"))
+            let profile = Self.minimalProfileInsert()
+            let statements = [profile,
+                              "INSERT INTO devices (id, udid, first_seen) VALUES (1, 'D1', '2026-01-01T00:00:00Z')",
+                              "INSERT INTO devices (id, udid, first_seen) VALUES (2, 'D2', '2026-01-01T00:00:00Z')",
+                              "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 2)",
+                              "INSERT INTO entitlements (profile_id, key, value_json) VALUES (1, 'k', '1')"]
+                + setup + (dangling.map { [$0] } ?? [])
+            do {
+                try Catalogue(connection).writeRun { for sql in statements { try connection.execute(sql) } }
+                #expect(dangling == nil, "case \(index): a run that left a dangling reference was committed")
+            } catch {
+                #expect(dangling != nil, "case \(index): \(error)")
+                #expect("\(error)".contains("refers to a missing row of \(parent)"), "case \(index): \(error)")
+            }
+        }
+    }
+
+    /// A profile row with id 1 and only the columns that must be set.
+    static func minimalProfileInsert() -> String {
+        """
+        INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
+            expiry_cause, sha256, raw_plist, first_seen, last_seen)
+        VALUES (1, 'U1', 'P', 'development', '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z', '2027-01-01T00:00:00Z',
+            'profile', 'aa', x'00', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')
+        """
+    }
 }
