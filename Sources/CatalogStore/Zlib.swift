@@ -1,11 +1,12 @@
 import CCatalogZlib
+import Foundation
 
 /// zlib streams (RFC 1950) with a preset dictionary, in memory, for ``CompactPlist``.
 enum Zlib {
-    /// A deflate stream kept for many small inputs: setting one up (allocating and clearing its
-    /// window and hash table) cost more than compressing a profile's template, so each decoding
-    /// worker keeps one for the run (``CompactPlist/Compressor``) and resets it for each input. Not
-    /// thread-safe: one thread at a time.
+    /// zlib's own encoder, kept for many small inputs (reset for each). The compact plist's
+    /// templates are deflated by ``FixedHuffmanDeflater`` since issue 15's eighth pass; catalogues
+    /// hold values this made before, and the tests make such values with it to check that they
+    /// still decode. Not thread-safe: one thread at a time.
     final class Deflater {
         /// Level 3, not zlib's default 6: its shorter match search deflates a template in about
         /// three quarters of the time (zlib's share of a cold ingest of the bench tree: 10.4–11.3 %
@@ -86,6 +87,54 @@ enum Zlib {
                 case Z_OK: if made == 0 && stream.avail_in == 0 { return nil }
                 default: return nil
                 }
+            }
+        }
+    }
+
+    /// Checks that a zlib stream with a preset dictionary inflates to exactly the bytes expected,
+    /// with one inflate stream kept for many checks (reset for each) and no output buffer but one of
+    /// the expected size. Not thread-safe: one thread at a time.
+    final class Check {
+        private var stream = z_stream()
+        private let ready: Bool
+        private var output: [UInt8] = []
+
+        init() {
+            ready = ccatalog_inflate_init(&stream) == Z_OK
+        }
+
+        deinit {
+            if ready { inflateEnd(&stream) }
+        }
+
+        /// Whether `deflated` is one complete zlib stream that inflates, with `dictionary`, to
+        /// `expected` and nothing more.
+        func inflates(_ deflated: [UInt8], to expected: [UInt8], dictionary: [UInt8]) -> Bool {
+            guard ready, inflateReset(&stream) == Z_OK else { return false }
+            // One byte more than expected: a stream that would go on is caught.
+            if output.count < expected.count + 1 { output = [UInt8](repeating: 0, count: expected.count + 1) }
+            var input = deflated
+            let (status, made) = input.withUnsafeMutableBufferPointer { inBuffer in
+                output.withUnsafeMutableBufferPointer { outBuffer -> (Int32, Int) in
+                    stream.next_in = inBuffer.baseAddress
+                    stream.avail_in = UInt32(inBuffer.count)
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = UInt32(expected.count + 1)
+                    defer { stream.next_in = nil; stream.next_out = nil }
+                    var result = CCatalogZlib.inflate(&stream, Z_FINISH)
+                    if result == Z_NEED_DICT {
+                        result = dictionary.withUnsafeBufferPointer {
+                            inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
+                        }
+                        if result == Z_OK { result = CCatalogZlib.inflate(&stream, Z_FINISH) }
+                    }
+                    return (result, expected.count + 1 - Int(stream.avail_out))
+                }
+            }
+            guard status == Z_STREAM_END, stream.avail_in == 0, made == expected.count else { return false }
+            guard !expected.isEmpty else { return true }
+            return output.withUnsafeBufferPointer { made in
+                expected.withUnsafeBufferPointer { memcmp(made.baseAddress!, $0.baseAddress!, $0.count) == 0 }
             }
         }
     }
