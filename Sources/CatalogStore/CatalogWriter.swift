@@ -456,12 +456,34 @@ package final class CatalogWriter {
         }
         if !deviceIDs.isEmpty {
             // One statement links them all: the database walks the JSON array of ids itself.
-            try run(.linkDevices, [.integer(profileID), .text("[" + deviceIDs.map(String.init).joined(separator: ",") + "]")])
+            try run(.linkDevices, [.integer(profileID), .text(Self.jsonArray(deviceIDs))])
         }
         if !profile.entitlements.isEmpty {
             let members = JSONValue.object(profile.entitlements.map { key, value in (key, JSONValue.string(value.json.serialized())) })
             try run(.insertEntitlements, [.integer(profileID), .text(members.serialized())])
         }
+    }
+
+    /// `ids` as a JSON array, digits written straight into one buffer: making a `String` of each id
+    /// and joining them was 1 % of a cold ingest's samples (292,000 links on the bench tree).
+    static func jsonArray(_ ids: [Int64]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(ids.count * 8 + 2)
+        out.append(UInt8(ascii: "["))
+        var digits = [UInt8](repeating: 0, count: 20)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if id < 0 { out.append(UInt8(ascii: "-")) }
+            var value = id.magnitude, count = 0
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+                count += 1
+            } while value > 0
+            while count > 0 { count -= 1; out.append(digits[count]) }
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether `profile` (new to the catalogue) renews one catalogued before this run, as
