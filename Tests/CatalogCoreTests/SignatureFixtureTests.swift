@@ -42,6 +42,32 @@ import CatalogTestSupport
         #expect(profile.signature?.reason.contains(reason) == true, "\(file): \(profile.signature?.reason ?? "nil")")
     }
 
+    /// The verifier reuses one libcrypto context per key and digest: valid and invalid signatures by
+    /// the same key, checked over and over on several threads at once, keep their verdicts (a failed
+    /// check leaves the context usable for the next).
+    @Test func reusedVerificationContextsKeepEveryVerdict() async throws {
+        let trust = try Self.testTrust()
+        let files = ["good", "signature-flipped", "plist-edited", "der-mismatch", "digest-attribute-changed"]
+        let bytes = try files.map { try FileBytes.read(Self.signatures + $0 + ".mobileprovision", limit: ProfileDecoder.maximumSize) }
+        let expected = try bytes.map { try ProfileDecoder.decode($0, trust: trust).signature }
+        #expect(expected.map { $0?.status } == [.verified, .invalid, .invalid, .verified, .invalid])
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<25 {
+                        let index = (round + worker) % bytes.count
+                        let signature = try? ProfileDecoder.decode(bytes[index], trust: trust).signature
+                        if signature != expected[index] { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test func everyFixtureFileIsListed() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.signatures)
             .filter { $0.hasSuffix(".mobileprovision") }.map { String($0.dropLast(".mobileprovision".count)) }

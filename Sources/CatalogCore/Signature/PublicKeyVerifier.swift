@@ -5,8 +5,8 @@ import Security
 import CCatalogCrypto
 #endif
 
-/// Checks one signature with the platform's crypto library: libcrypto's `EVP_DigestVerify` on
-/// Linux, `SecKeyVerifySignature` on Apple systems. Both hash the message themselves and take the
+/// Checks one signature with the platform's crypto library: libcrypto's `EVP_PKEY_verify` of the
+/// message's digest on Linux, `SecKeyVerifySignature` on Apple systems. Both take the
 /// same inputs (an RSA PKCS#1 v1.5 signature, or an ECDSA signature as a DER `Ecdsa-Sig-Value`),
 /// so both platforms give the same answer for the same bytes.
 ///
@@ -75,17 +75,29 @@ enum PublicKeyVerifier {
         guard let pkey = LibcryptoKeys.shared.key(for: key.der) else {
             return .unusable("the public key could not be loaded")
         }
-        defer { LibcryptoKeys.shared.release(pkey) }
-        guard let context = EVP_MD_CTX_new() else { return .unusable("out of memory") }
-        defer { EVP_MD_CTX_free(context) }
+        // The digest, then the key operation on it: what EVP_DigestVerify does in one call, with a
+        // context set up once per key and digest rather than for every check.
         guard let md = LibcryptoDigests.implementation(of: algorithm.hash),
-              EVP_DigestVerifyInit(context, nil, md, nil, pkey) == 1 else {
+              let context = LibcryptoVerifyContexts.shared.take(pkey, algorithm.hash, md: md) else {
+            LibcryptoKeys.shared.release(pkey)
             return .unusable("\(algorithm.description) is not supported for this key")
         }
-        let result = signature.withUnsafeBufferPointer { sig in
-            message.withUnsafeBufferPointer { msg in
-                EVP_DigestVerify(context, sig.baseAddress, sig.count, msg.baseAddress, msg.count)
+        // Only a key the cache holds is met again: a context for any other is freed with it.
+        defer {
+            if LibcryptoKeys.shared.release(pkey) {
+                LibcryptoVerifyContexts.shared.put(context, pkey, algorithm.hash)
+            } else {
+                EVP_PKEY_CTX_free(context)
             }
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var digestLength: UInt32 = 0
+        let digested = message.withUnsafeBufferPointer { msg in
+            EVP_Digest(msg.baseAddress, msg.count, &digest, &digestLength, md, nil)
+        }
+        guard digested == 1 else { return .unusable("the \(algorithm.hash.rawValue) digest could not be computed") }
+        let result = signature.withUnsafeBufferPointer { sig in
+            EVP_PKEY_verify(context, sig.baseAddress, sig.count, digest, Int(digestLength))
         }
         // 1: valid; 0: the signature does not match; <0: malformed signature (also not a match).
         return result == 1 ? .valid : .invalid
@@ -127,12 +139,14 @@ final class LibcryptoKeys: @unchecked Sendable {
         return loaded
     }
 
-    /// Frees `key` unless the cache holds it.
-    func release(_ key: OpaquePointer) {
+    /// Frees `key` unless the cache holds it; whether it does.
+    @discardableResult
+    func release(_ key: OpaquePointer) -> Bool {
         lock.lock()
         let held = keys.values.contains(key)
         lock.unlock()
         if !held { EVP_PKEY_free(key) }
+        return held
     }
 }
 #endif
