@@ -16,7 +16,11 @@ import Foundation
 ///
 /// Names are compared as encoded bytes: Apple's CAs write the issuer of each certificate exactly as
 /// the subject of its issuer, and a byte comparison cannot be fooled by string-preparation rules.
-struct ChainCertificate: Sendable {
+///
+/// A class, immutable: the envelope's certificates, the pool and every chain path hold the same
+/// instance by one reference. As a struct of fourteen fields, ten of them arrays or strings, each
+/// copy retained and released each of them (1.1 % of a cold ingest's samples).
+final class ChainCertificate: Sendable {
     let der: [UInt8]
     let sha256: [UInt8]
     /// The tbsCertificate encoding: the bytes the issuer signed.
