@@ -91,9 +91,10 @@ package enum CompactPlist {
             ?? Encoded(bytes: profile.rawPlist, certificates: [:])
     }
 
-    /// What compacting needs kept between profiles (a zlib stream). Not thread-safe: one thread at
-    /// a time uses it (`@unchecked Sendable` so that it can be handed from one thread to the next,
-    /// as the ingester hands each worker of a batch its own for the whole run).
+    /// What compacting needs kept between profiles (its deflaters and their check). Not
+    /// thread-safe: one thread at a time uses it (`@unchecked Sendable` so that it can be handed
+    /// from one thread to the next, as the ingester hands each worker of a batch its own for the
+    /// whole run).
     package final class Compressor: @unchecked Sendable {
         private let fixed = FixedHuffmanDeflater(dictionary: CompactPlist.dictionary)
         private let zlib = Zlib.Deflater()

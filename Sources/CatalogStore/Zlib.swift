@@ -3,10 +3,11 @@ import Foundation
 
 /// zlib streams (RFC 1950) with a preset dictionary, in memory, for ``CompactPlist``.
 enum Zlib {
-    /// zlib's own encoder, kept for many small inputs (reset for each). The compact plist's
-    /// templates are deflated by ``FixedHuffmanDeflater`` since issue 15's eighth pass; catalogues
-    /// hold values this made before, and the tests make such values with it to check that they
-    /// still decode. Not thread-safe: one thread at a time.
+    /// zlib's own encoder, kept for many small inputs (reset for each). Since issue 15's eighth
+    /// pass the compact plist's templates are deflated by ``FixedHuffmanDeflater``, and by this only
+    /// where its dynamic codes come out smaller (``CompactPlist/Compressor``); catalogues hold
+    /// values this made before, and the tests make such values with it. Not thread-safe: one thread
+    /// at a time.
     final class Deflater {
         /// Level 3, not zlib's default 6: its shorter match search deflates a template in about
         /// three quarters of the time (zlib's share of a cold ingest of the bench tree: 10.4–11.3 %
