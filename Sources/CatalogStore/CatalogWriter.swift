@@ -470,17 +470,9 @@ package final class CatalogWriter {
         var out: [UInt8] = []
         out.reserveCapacity(ids.count * 8 + 2)
         out.append(UInt8(ascii: "["))
-        var digits = [UInt8](repeating: 0, count: 20)
         for (index, id) in ids.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            if id < 0 { out.append(UInt8(ascii: "-")) }
-            var value = id.magnitude, count = 0
-            repeat {
-                digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-                count += 1
-            } while value > 0
-            while count > 0 { count -= 1; out.append(digits[count]) }
+            JSONValue.writeInteger(id, to: &out)
         }
         out.append(UInt8(ascii: "]"))
         return String(decoding: out, as: UTF8.self)

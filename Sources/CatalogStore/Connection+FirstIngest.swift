@@ -73,20 +73,27 @@ extension Connection {
             if byTable.last?.table != table { byTable.append((table, [])) }
             byTable[byTable.count - 1].references.append((column, parent))
         }
-        var lastIDs: [String: Int64?] = [:]
+        // Each parent's last id when its ids are 1…n, nil when they have gaps: looked up once.
+        var denseLastIDs: [String: Int64?] = [:]
+        func denseLast(_ parent: String) throws -> Int64? {
+            if let known = denseLastIDs[parent] { return known }
+            let last = try denseLastID(parent)
+            denseLastIDs[parent] = .some(last)
+            return last
+        }
         for (table, references) in byTable {
-            let ranged = try references.allSatisfy { reference in
+            // The range each reference must lie in, nil for one that is not range-checked.
+            let ranges = try references.map { reference -> Int64? in
                 guard Self.rangeCheckedReferences.contains(where: {
                     $0.table == table && $0.column == reference.column && $0.parent == reference.parent
-                }) else { return false }
-                if lastIDs[reference.parent] == nil { lastIDs[reference.parent] = try denseLastID(reference.parent) }
-                return lastIDs[reference.parent]! != nil
+                }) else { return nil }
+                return try denseLast(reference.parent)
             }
             let violation: (table: String, parent: String)?
-            if ranged {
-                violation = try references.first { reference in
-                    try !referencesLie(in: table, reference.column, within: lastIDs[reference.parent]!!)
-                }.map { (table, $0.parent) }
+            if !ranges.contains(nil) {
+                violation = try zip(references, ranges).first { reference, last in
+                    try !referencesLie(in: table, reference.column, within: last!)
+                }.map { (table, $0.0.parent) }
             } else {
                 violation = try queryFirst("PRAGMA foreign_key_check(\(Self.quoted(table)))").map {
                     ($0.string("table") ?? table, $0.string("parent") ?? "?")

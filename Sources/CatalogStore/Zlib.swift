@@ -71,13 +71,7 @@ enum Zlib {
                 let (status, made) = chunk.withUnsafeMutableBufferPointer { outBuffer -> (Int32, Int) in
                     stream.next_out = outBuffer.baseAddress
                     stream.avail_out = UInt32(outBuffer.count)
-                    var result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH)
-                    if result == Z_NEED_DICT {
-                        result = dictionary.withUnsafeBufferPointer {
-                            inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
-                        }
-                        if result == Z_OK { result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH) }
-                    }
+                    let result = inflateStep(&stream, Z_NO_FLUSH, dictionary: dictionary)
                     stream.next_out = nil
                     return (result, outBuffer.count - Int(stream.avail_out))
                 }
@@ -90,6 +84,17 @@ enum Zlib {
                 }
             }
         }
+    }
+
+    /// One `inflate` call that, when the stream asks for its preset dictionary (`Z_NEED_DICT`),
+    /// gives it `dictionary` and goes on.
+    private static func inflateStep(_ stream: inout z_stream, _ flush: Int32, dictionary: [UInt8]) -> Int32 {
+        var result = CCatalogZlib.inflate(&stream, flush)
+        if result == Z_NEED_DICT {
+            result = dictionary.withUnsafeBufferPointer { inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count)) }
+            if result == Z_OK { result = CCatalogZlib.inflate(&stream, flush) }
+        }
+        return result
     }
 
     /// Checks that a zlib stream with a preset dictionary inflates to exactly the bytes expected,
@@ -122,13 +127,7 @@ enum Zlib {
                     stream.next_out = outBuffer.baseAddress
                     stream.avail_out = UInt32(expected.count + 1)
                     defer { stream.next_in = nil; stream.next_out = nil }
-                    var result = CCatalogZlib.inflate(&stream, Z_FINISH)
-                    if result == Z_NEED_DICT {
-                        result = dictionary.withUnsafeBufferPointer {
-                            inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
-                        }
-                        if result == Z_OK { result = CCatalogZlib.inflate(&stream, Z_FINISH) }
-                    }
+                    let result = Zlib.inflateStep(&stream, Z_FINISH, dictionary: dictionary)
                     return (result, expected.count + 1 - Int(stream.avail_out))
                 }
             }

@@ -96,7 +96,7 @@ package enum JSONValue: Sendable, Equatable {
     }
 
     /// The decimal digits of `value`, as `String(value)` spells them, without making the String.
-    static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+    package static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits

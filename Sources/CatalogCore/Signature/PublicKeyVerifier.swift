@@ -90,14 +90,9 @@ enum PublicKeyVerifier {
                 EVP_PKEY_CTX_free(context)
             }
         }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var digestLength: UInt32 = 0
-        let digested = message.withUnsafeBufferPointer { msg in
-            EVP_Digest(msg.baseAddress, msg.count, &digest, &digestLength, md, nil)
-        }
-        guard digested == 1 else { return .unusable("the \(algorithm.hash.rawValue) digest could not be computed") }
+        let digest = algorithm.hash.digest(message)
         let result = signature.withUnsafeBufferPointer { sig in
-            EVP_PKEY_verify(context, sig.baseAddress, sig.count, digest, Int(digestLength))
+            EVP_PKEY_verify(context, sig.baseAddress, sig.count, digest, digest.count)
         }
         // 1: valid; 0: the signature does not match; <0: malformed signature (also not a match).
         return result == 1 ? .valid : .invalid
