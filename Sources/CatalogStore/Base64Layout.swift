@@ -11,7 +11,7 @@ struct Base64Layout: Equatable {
     var suffix: [UInt8]
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    private static let values: [UInt8] = {
+    static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for (value, char) in alphabet.enumerated() { table[Int(char)] = UInt8(value) }
         return table
@@ -19,26 +19,83 @@ struct Base64Layout: Equatable {
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
+    /// Where the base64 digits of one `<data>` element lie in the plist's text, and their layout.
+    struct Digits {
+        var layout: Base64Layout
+        /// The first digit's position in the text.
+        var start: Int
+        /// How many digits there are, and how many bytes they stand for when canonical.
+        var count: Int
+        var byteCount: Int
+        /// The length of every line but the last (of the only line when there is one).
+        var lineLength: Int
+
+        /// The position in the text of digit `index`.
+        func position(_ index: Int) -> Int {
+            start + index / lineLength * (lineLength + layout.separator.count) + index % lineLength
+        }
+
+        /// Whether `bytes` could be what the digits encode: as many bytes, and the same at two
+        /// groups of three (one in the middle, one next to last: a certificate's signature). A
+        /// guess, for choosing among bytes already decoded elsewhere; the caller proves it by
+        /// rebuilding the text from `bytes` and comparing.
+        func mayEncode(_ bytes: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count == byteCount, count >= 8 else { return false }
+            for group in [count / 8, count / 4 - 2] {
+                var value: UInt32 = 0
+                for digit in 0..<4 {
+                    let digitValue = Base64Layout.values[Int(text[position(group * 4 + digit)])]
+                    guard digitValue < 64 else { return false }
+                    value = value << 6 | UInt32(digitValue)
+                }
+                let at = group * 3
+                guard bytes[at] == UInt8(truncatingIfNeeded: value >> 16), bytes[at + 1] == UInt8(truncatingIfNeeded: value >> 8),
+                      bytes[at + 2] == UInt8(truncatingIfNeeded: value) else { return false }
+            }
+            return true
+        }
+
+        /// The bytes, or nil unless the digits are canonical base64 (padded, no stray bits).
+        func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+            guard let base = text.baseAddress else { return nil }
+            var digits: [UInt8] = []
+            digits.reserveCapacity(count)
+            var index = 0
+            while index < count {
+                let line = min(lineLength, count - index)
+                digits.append(contentsOf: UnsafeBufferPointer(start: base + position(index), count: line))
+                index += line
+            }
+            return Base64Layout.decodeDigits(digits)
+        }
+    }
+
     /// The bytes and layout of `text[range]`, or nil unless it is canonical base64 (padded, no stray
     /// bits) in lines of one length separated by one same whitespace run, which this type rebuilds.
     static func decode(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ([UInt8], Base64Layout)? {
+        guard let digits = measure(text, range), let bytes = digits.decode(text) else { return nil }
+        return (bytes, digits.layout)
+    }
+
+    /// The layout of `text[range]` and where its digits are, or nil unless it is lines of one length
+    /// separated by one same whitespace run (which this type rebuilds) holding a multiple of four
+    /// non-space characters. Whether those are canonical base64 is for ``Digits/decode(_:)`` to say.
+    static func measure(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Digits? {
         var start = range.lowerBound, end = range.upperBound
         while start < end && isSpace(text[start]) { start += 1 }
         while end > start && isSpace(text[end - 1]) { end -= 1 }
         guard start < end else { return nil }
         // The first line and the gap after it are found byte by byte; every later line must then
         // be as long and every later gap the same bytes, so those are checked where they must be
-        // rather than searched for. A space inside a line is not a base64 digit, so
-        // ``decodeDigits(_:)`` refuses it.
+        // rather than searched for. A space inside a line is not a base64 digit, so decoding
+        // refuses it.
         guard let base = text.baseAddress else { return nil }
         var index = start
         while index < end && !isSpace(text[index]) { index += 1 }
         let lineLength = index - start
         var lines = 1
+        var count = lineLength
         var separator: [UInt8] = []
-        var digits: [UInt8] = []
-        digits.reserveCapacity(end - start)
-        digits.append(contentsOf: UnsafeBufferPointer(start: base + start, count: lineLength))
         if index < end {
             let gapStart = index
             while index < end && isSpace(text[index]) { index += 1 }
@@ -47,7 +104,7 @@ struct Base64Layout: Equatable {
                 let left = end - index
                 if left <= lineLength {
                     // The last line: at most as long as the first, with no gap after it.
-                    digits.append(contentsOf: UnsafeBufferPointer(start: base + index, count: left))
+                    count += left
                     lines += 1
                     break
                 }
@@ -55,22 +112,26 @@ struct Base64Layout: Equatable {
                 // leaves a space at the start of the next line).
                 let gap = index + lineLength
                 guard gap + separator.count < end, memcmp(base + gap, separator, separator.count) == 0 else { return nil }
-                digits.append(contentsOf: UnsafeBufferPointer(start: base + index, count: lineLength))
+                count += lineLength
                 lines += 1
                 index = gap + separator.count
             }
         }
-        guard let bytes = decodeDigits(digits) else { return nil }
+        guard count % 4 == 0 else { return nil }
         let layout = Base64Layout(prefix: Array(UnsafeBufferPointer(start: base + range.lowerBound, count: start - range.lowerBound)),
                                   lineLength: lines == 1 ? 0 : lineLength, separator: separator,
                                   suffix: Array(UnsafeBufferPointer(start: base + end, count: range.upperBound - end)))
-        return (bytes, layout)
+        var digits = Digits(layout: layout, start: start, count: count, byteCount: 0, lineLength: lineLength)
+        let pad = UInt8(ascii: "=")
+        let padding = text[digits.position(count - 1)] != pad ? 0 : text[digits.position(count - 2)] == pad ? 2 : 1
+        digits.byteCount = count / 4 * 3 - padding
+        return digits
     }
 
     /// Canonical padded base64 digits (a multiple of four) to bytes: nil on any other character, on
     /// `=` anywhere but the end, and on bits set past the last byte (which its encoding would not
     /// give back), so that writing the bytes again gives exactly `digits`.
-    private static func decodeDigits(_ digits: [UInt8]) -> [UInt8]? {
+    static func decodeDigits(_ digits: [UInt8]) -> [UInt8]? {
         guard !digits.isEmpty, digits.count % 4 == 0 else { return nil }
         let pad = UInt8(ascii: "=")
         var padding = 0

@@ -86,9 +86,24 @@ package enum CompactPlist {
     /// case the compact form would not rebuild it (then nothing is lost, only space). Each thread
     /// passes its own ``Compressor``.
     package static func compacting(_ profile: ProvisioningProfile, with compressor: Compressor = Compressor()) -> Encoded {
-        encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), devices: profile.devices,
-               notCertificate: profile.derEncodedProfile, with: compressor)
+        // What the plist parser decoded already: each certificate's DER, and the DER profile.
+        var known = zip(profile.certificateDERs, profile.certificates).map { Known(bytes: $0, sha1: $1.sha1) }
+        if let der = profile.derEncodedProfile { known.append(Known(bytes: der, sha1: nil)) }
+        return encode(profile.rawPlist, certificateSHA1s: Set(profile.certificates.map(\.sha1)), devices: profile.devices,
+                      notCertificate: profile.derEncodedProfile, known: known, with: compressor)
             ?? Encoded(bytes: profile.rawPlist, certificates: [:])
+    }
+
+    /// The bytes of a `<data>` element that were decoded before (by the plist parser): a certificate's
+    /// DER with its uppercase hex SHA-1, or other bytes (the DER profile) with none.
+    package struct Known {
+        var bytes: [UInt8]
+        var sha1: String?
+
+        package init(bytes: [UInt8], sha1: String?) {
+            self.bytes = bytes
+            self.sha1 = sha1
+        }
     }
 
     /// What compacting needs kept between profiles (its deflaters and their check). Not
@@ -118,8 +133,27 @@ package enum CompactPlist {
     /// `devices` (the profile's device identifiers, which the writer links); a `<data>` holding
     /// `notCertificate` (the profile's DER profile) is not looked up among the certificates. Nil when
     /// the output would not decode to `plist` (then the plist is stored as it is).
+    ///
+    /// `known`: bytes decoded before, which a `<data>` element that looks like them (``Base64Layout/Digits/mayEncode(_:in:)``)
+    /// is taken to hold, neither decoded nor SHA-1'd again (for the bench tree's profiles, a fifth of
+    /// the encoder's time). The rebuild that checks the output proves the guess; when it fails, the
+    /// plist is encoded again without `known`.
     package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: [String] = [],
-                               notCertificate: [UInt8]? = nil, with compressor: Compressor = Compressor()) -> Encoded? {
+                               notCertificate: [UInt8]? = nil, known: [Known] = [],
+                               with compressor: Compressor = Compressor()) -> Encoded? {
+        var guessed = false
+        if let encoded = encode(plist, certificateSHA1s: certificateSHA1s, devices: devices, notCertificate: notCertificate,
+                                known: known, guessed: &guessed, with: compressor) { return encoded }
+        guard guessed else { return nil }
+        return encode(plist, certificateSHA1s: certificateSHA1s, devices: devices, notCertificate: notCertificate,
+                      known: [], guessed: &guessed, with: compressor)
+    }
+
+    /// ``encode(_:certificateSHA1s:devices:notCertificate:known:with:)`` once; `guessed` is set when
+    /// an element was taken to hold bytes of `known`.
+    private static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: [String],
+                               notCertificate: [UInt8]?, known: [Known], guessed: inout Bool,
+                               with compressor: Compressor) -> Encoded? {
         var template: [UInt8] = []
         template.reserveCapacity(plist.count / 2)
         var blobs: [UInt8] = []
@@ -133,12 +167,27 @@ package enum CompactPlist {
                 let contentStart = start + open.count
                 guard let end = find(close, in: text, from: contentStart) else { break }
                 cursor = end + close.count
-                guard let (bytes, layout) = Base64Layout.decode(text, contentStart..<end) else { continue }
+                guard let digits = Base64Layout.measure(text, contentStart..<end) else { continue }
+                let bytes: [UInt8]
+                var sha1: [UInt8]?, hex = ""
+                if let hit = known.first(where: { digits.mayEncode($0.bytes, in: text) }) {
+                    guessed = true
+                    bytes = hit.bytes
+                    if let known = hit.sha1, certificateSHA1s.contains(known) {
+                        sha1 = sha1Bytes(known)
+                        hex = known
+                    }
+                } else {
+                    guard let decoded = digits.decode(text) else { continue }
+                    bytes = decoded
+                    // The DER profile is no certificate: its SHA-1 (2-4 KB a profile) is not worked out.
+                    sha1 = certificateSHA1s.isEmpty || notCertificate.map({ ByteComparison.equal($0, bytes) }) == true
+                        ? nil : Digest.sha1(bytes)
+                    hex = sha1.map { Digest.hex($0) } ?? ""
+                }
+                let layout = digits.layout
                 appendText(text, literalStart..<contentStart, to: &template, blobs: &blobs, devices: &references)
-                // The DER profile is no certificate: its SHA-1 (2-4 KB a profile) is not worked out.
-                let sha1 = certificateSHA1s.isEmpty || notCertificate.map({ ByteComparison.equal($0, bytes) }) == true
-                    ? nil : Digest.sha1(bytes)
-                if let sha1, case let hex = Digest.hex(sha1), certificateSHA1s.contains(hex) {
+                if let sha1, certificateSHA1s.contains(hex) {
                     template.append(1)
                     template.append(contentsOf: sha1)
                     certificates[hex] = bytes
@@ -395,6 +444,26 @@ package enum CompactPlist {
     }
 
     // MARK: Bytes
+
+    /// The 20 bytes of an uppercase hex SHA-1 (nil if it is not 40 hex digits).
+    private static func sha1Bytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 40 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        for index in stride(from: 0, to: 40, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
 
     static func appendVarint(_ value: Int, to out: inout [UInt8]) {
         var value = UInt64(value)

@@ -76,10 +76,12 @@ package enum ProfileDecoder {
         // An entry that is not a certificate loses that entry, not the profile (other parsers skip
         // such entries too): it is listed as undecodable instead.
         var certificates: [DeveloperCertificate] = []
+        var certificateDERs: [[UInt8]] = []
         var undecodable: [UndecodableCertificate] = []
         for (index, der) in (try dict.dataArray("DeveloperCertificates") ?? []).enumerated() {
             do {
                 certificates.append(try DeveloperCertificateCache.shared.certificate(der))
+                certificateDERs.append(der)
             } catch let error as DecodeError {
                 let reason = der.isEmpty ? "empty data" : error.message
                 undecodable.append(UndecodableCertificate(index: index, bytes: der, reason: reason))
@@ -112,6 +114,7 @@ package enum ProfileDecoder {
             envelopeCertificateCount: envelopeCertificates)
         profile.derProfile = derCheck
         profile.undecodableCertificates = undecodable
+        profile.certificateDERs = certificateDERs
         return profile
     }
 }

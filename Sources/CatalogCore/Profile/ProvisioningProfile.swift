@@ -23,6 +23,9 @@ public struct ProvisioningProfile: Sendable, Equatable {
     public var entitlements: PlistDictionary
     /// The decoded `DeveloperCertificates` entries, in order.
     public var certificates: [DeveloperCertificate]
+    /// The DER of each of `certificates`, in the same order: the bytes the plist parser decoded,
+    /// which the catalogue's compact plist need not decode again.
+    package var certificateDERs: [[UInt8]] = []
     /// The `DeveloperCertificates` entries that are not readable certificates (not in `certificates`).
     public var undecodableCertificates: [UndecodableCertificate] = []
     /// `DER-Encoded-Profile`, kept as bytes.
