@@ -177,8 +177,10 @@ package final class Ingester {
 
     // MARK: Decoding a batch
 
-    /// What decoding one candidate produced.
-    private enum Outcome: Sendable {
+    /// What decoding one candidate produced. Boxed (`indirect`): an outcome is copied from its
+    /// worker's list into the batch's and read again by the writer, and a profile's model, copied
+    /// unboxed, is two dozen references to retain and release each time.
+    private indirect enum Outcome: Sendable {
         case profile(ProvisioningProfile)
         /// The same bytes as a file another worker claimed first in this run.
         case duplicate(sha256: String)
