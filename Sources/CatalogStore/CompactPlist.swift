@@ -134,10 +134,11 @@ package enum CompactPlist {
     /// `notCertificate` (the profile's DER profile) is not looked up among the certificates. Nil when
     /// the output would not decode to `plist` (then the plist is stored as it is).
     ///
-    /// `known`: bytes decoded before, which a `<data>` element that looks like them (``Base64Layout/Digits/mayEncode(_:in:)``)
-    /// is taken to hold, neither decoded nor SHA-1'd again (for the bench tree's profiles, a fifth of
-    /// the encoder's time). The rebuild that checks the output proves the guess; when it fails, the
-    /// plist is encoded again without `known`.
+    /// `known`: bytes decoded before. A `<data>` element that looks like some of them
+    /// (``Base64Layout/Digits/mayEncode(_:in:)``) is taken to hold them, and is neither decoded nor
+    /// SHA-1'd again (for the bench tree's profiles, a fifth of the encoder's time). The rebuild
+    /// that checks the output proves the guess; when it fails, the plist is encoded again without
+    /// `known`.
     package static func encode(_ plist: [UInt8], certificateSHA1s: Set<String>, devices: [String] = [],
                                notCertificate: [UInt8]? = nil, known: [Known] = [],
                                with compressor: Compressor = Compressor()) -> Encoded? {
