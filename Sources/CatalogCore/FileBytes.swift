@@ -47,23 +47,28 @@ package enum FileBytes {
             throw DecodeError(.tooLarge, "\(size) bytes exceeds the \(limit)-byte limit", path: path)
         }
         // Read up to limit + 1 bytes: a file growing while it is read is caught, not over-read.
-        var bytes = [UInt8](repeating: 0, count: size + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DecodeError(.unreadable, "read failed: \(String(cString: strerror(errno)))", path: path)
-            }
-            if count == 0 { break }
-            filled += count
-            if filled > limit {
-                throw DecodeError(.tooLarge, "file grew past the \(limit)-byte limit while read", path: path)
+        // Into uninitialized storage: zeroing every buffer first was a memset of all the bytes
+        // an ingest reads.
+        var failure: DecodeError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+            var filled = 0
+            defer { initialized = filled }
+            while filled < buffer.count {
+                let count = Foundation.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = DecodeError(.unreadable, "read failed: \(String(cString: strerror(errno)))", path: path)
+                    return
+                }
+                if count == 0 { return }
+                filled += count
+                if filled > limit {
+                    failure = DecodeError(.tooLarge, "file grew past the \(limit)-byte limit while read", path: path)
+                    return
+                }
             }
         }
-        bytes.removeSubrange(filled...)
+        if let failure { throw failure }
         return bytes
     }
 
