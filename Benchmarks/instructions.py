@@ -13,7 +13,9 @@ its ratio to the first binary's.
 What the count does not see: time in the kernel (reads, writes) and how fast an instruction runs.
 And under valgrind libcrypto cannot use the SHA and AVX instructions it uses natively, so SHA-256
 and RSA are about a third of the count against a tenth of a real run's time: a saving elsewhere is
-a larger share of the real time than of the count. Confirm a change in wall time with bench.py.
+a larger share of the real time than of the count. glibc's large memcpy and memset are `rep movsb`
+and `rep stosb`, which valgrind counts once per repetition: those look bigger than they are.
+Confirm a change in wall time with bench.py.
 
 Needs valgrind (Debian: apt-get install valgrind); without it the script says so and exits 2.
 Python standard library only.
