@@ -174,8 +174,8 @@ package enum CompactPlist {
                 if let hit = known.first(where: { digits.mayEncode($0.bytes, in: text) }) {
                     guessed = true
                     bytes = hit.bytes
-                    if let known = hit.sha1, certificateSHA1s.contains(known) {
-                        sha1 = sha1Bytes(known)
+                    if let known = hit.sha1, certificateSHA1s.contains(known), known.utf8.count == 40 {
+                        sha1 = HexDigits.bytes(known.utf8)
                         hex = known
                     }
                 } else {
@@ -445,26 +445,6 @@ package enum CompactPlist {
     }
 
     // MARK: Bytes
-
-    /// The 20 bytes of an uppercase hex SHA-1 (nil if it is not 40 hex digits).
-    private static func sha1Bytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 40 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(20)
-        for index in stride(from: 0, to: 40, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
 
     static func appendVarint(_ value: Int, to out: inout [UInt8]) {
         var value = UInt64(value)
