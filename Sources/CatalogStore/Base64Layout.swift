@@ -70,13 +70,6 @@ struct Base64Layout: Equatable {
         }
     }
 
-    /// The bytes and layout of `text[range]`, or nil unless it is canonical base64 (padded, no stray
-    /// bits) in lines of one length separated by one same whitespace run, which this type rebuilds.
-    static func decode(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ([UInt8], Base64Layout)? {
-        guard let digits = measure(text, range), let bytes = digits.decode(text) else { return nil }
-        return (bytes, digits.layout)
-    }
-
     /// The layout of `text[range]` and where its digits are, or nil unless it is lines of one length
     /// separated by one same whitespace run (which this type rebuilds) holding a multiple of four
     /// non-space characters. Whether those are canonical base64 is for ``Digits/decode(_:)`` to say.

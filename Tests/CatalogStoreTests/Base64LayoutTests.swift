@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import CatalogStore
 
-/// ``Base64Layout/decode(_:_:)`` checks later lines and gaps where they must be rather than
-/// splitting the text at every whitespace run. It must accept exactly what that split accepts.
+/// ``Base64Layout/measure(_:_:)`` checks later lines and gaps where they must be rather than
+/// splitting the text at every whitespace run, and ``Base64Layout/Digits/decode(_:)`` takes the
+/// canonical digits. Together they must accept exactly what that split accepts.
 struct Base64LayoutTests {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
@@ -65,7 +66,9 @@ struct Base64LayoutTests {
                 }
             }
             let expected = Self.reference(text)
-            let actual = text.withUnsafeBufferPointer { Base64Layout.decode($0, 0..<$0.count) }
+            let actual = text.withUnsafeBufferPointer { text in
+                Base64Layout.measure(text, 0..<text.count).flatMap { digits in digits.decode(text).map { ($0, digits.layout) } }
+            }
             #expect(actual?.0 == expected?.0 && actual?.1 == expected?.1,
                     "\(String(decoding: text, as: UTF8.self).debugDescription)")
             if expected != nil { accepted += 1 }
