@@ -7,8 +7,9 @@ import CatalogTestSupport
 /// from the fixtures, asserting stdout, stderr and exit status, with `--as-of` for dates.
 @Suite struct QueryCommandTests {
     /// A fresh catalogue holding `Fixtures/` (without `signatures/`, whose profiles `expected.json`
-    /// does not list; `SignatureCommandTests` ingests those), in its own temp folder.
-    struct Catalogue {
+    /// does not list; `SignatureCommandTests` ingests those), in its own temp folder, removed when
+    /// the value goes away.
+    final class Catalogue {
         let folder: String
         var db: String { folder + "/catalog.sqlite" }
 
@@ -18,6 +19,8 @@ import CatalogTestSupport
             let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db, "--exclude", "signatures"])
             #expect(result.status == 0, "ingest failed: \(result.stderr)")
         }
+
+        deinit { try? FileManager.default.removeItem(atPath: folder) }
 
         func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CatalogProcess.Result {
             try CatalogProcess.run(arguments + ["--db", db], environment: environment)
@@ -314,6 +317,7 @@ import CatalogTestSupport
     @Test func controlCharactersInDataNeverReachTheTerminalAndCSVQuotes() throws {
         let folder = TestPaths.temporary + "catalog-escape-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         var plist = try String(contentsOfFile: CatalogProcess.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
         plist = plist.replacingOccurrences(of: "Example Bare XML Plist",
                                            with: "Evil \u{1B}[31mRED\u{1B}[0m\tname, &quot;quoted&quot;")
