@@ -347,10 +347,16 @@ package final class CatalogWriter {
 
     // MARK: Profiles
 
-    /// Marks a catalogued profile as seen now, without decoding it again (unless a host saw it later).
+    /// Marks a catalogued profile as seen now, without decoding it again: its `last_seen` moves to
+    /// now unless a host saw it later, and its `first_seen` back to now when a host whose run began
+    /// earlier wrote it first (two hosts' runs, a second apart or on skewed clocks, both meeting a
+    /// profile new to the fleet: the first row stays the earliest sighting, as the upsert keeps it).
     package func touchProfile(_ uuid: String, at now: Date) throws {
-        try sharedDB.write("UPDATE profiles SET last_seen = ? WHERE uuid = ? AND last_seen < ?",
-                           [SQLValue(now), .text(uuid), SQLValue(now)])
+        let dialect = sharedDB.dialect
+        try sharedDB.write("""
+            UPDATE profiles SET first_seen = \(dialect.earlier("first_seen", "?")), last_seen = \(dialect.later("last_seen", "?"))
+            WHERE uuid = ? AND (last_seen < ? OR first_seen > ?)
+            """, [SQLValue(now), SQLValue(now), .text(uuid), SQLValue(now), SQLValue(now)])
     }
 
     /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
