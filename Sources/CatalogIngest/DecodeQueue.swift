@@ -20,7 +20,7 @@ final class DecodeQueue: @unchecked Sendable {
         return next
     }
 
-    /// How many threads decode a batch: one per core (the writer's own work is mostly waiting on
-    /// SQLite and the kernel), at most four.
+    /// How many threads decode a batch: one per core, at most four. Where that leaves the writer no
+    /// core of its own, the decoders run below its priority (``DecodeWorkers``).
     static let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
 }
