@@ -90,7 +90,7 @@ package final class CatalogWriter {
                     scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
                     mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
                     last_seen = excluded.last_seen, removed_at = NULL, error = NULL
-                RETURNING id
+                \(dialect.returningID)
                 """
             case .upsertProfile: return """
                 INSERT INTO profiles (uuid, name, app_id_name, team_id, team_name, team_identifiers,
@@ -117,7 +117,7 @@ package final class CatalogWriter {
                     last_seen = \(dialect.later("profiles.last_seen", "excluded.last_seen")), signature = excluded.signature,
                     signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
                     der_profile_differences = excluded.der_profile_differences
-                RETURNING id
+                \(dialect.returningID)
                 """
             case .insertCertificate: return """
                 INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
@@ -195,6 +195,17 @@ package final class CatalogWriter {
             hot[key] = statement
         }
         return try statement.run(values)
+    }
+
+    /// Runs a hot upsert and returns the id of its row: the one PostgreSQL returns, or on SQLite
+    /// the row id the statement inserted. Nil when SQLite updated a row that was there (the last
+    /// inserted row id, set to 0 before, stays 0: every table's ids start at 1).
+    private func runReturningID(_ key: HotStatement, _ values: [SQLValue]) throws -> Int64? {
+        guard let connection = (key.writesHostRows ? db : sharedDB) as? Connection else { return try run(key, values) }
+        connection.lastInsertRowID = 0
+        try run(key, values)
+        let id = connection.lastInsertRowID
+        return id > 0 ? id : nil
     }
 
     /// Runs `body`, which writes shared rows: inline on SQLite, as a transaction of its own on
@@ -422,7 +433,9 @@ package final class CatalogWriter {
             .text(profile.derProfile.status.rawValue),
             .text(JSONValue.strings(profile.derProfile.differences).serialized()),
         ]
-        guard let profileID = try run(.upsertProfile, values) else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
+        guard let profileID = try runReturningID(.upsertProfile, values)
+                ?? sharedDB.firstRow("SELECT id FROM profiles WHERE uuid = ?", [.text(profile.uuid)])?.int64("id")
+        else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
         if existing != nil {
             try sharedDB.write("DELETE FROM profile_certificates WHERE profile_id = ?", [.integer(profileID)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
@@ -529,7 +542,7 @@ package final class CatalogWriter {
         let info = artifact.info
         // Positional, in the column order of `HotStatement.upsertBuild` (see `writeProfile`).
         let profileUUID = SQLValue(profileUUID ?? artifact.profile?.uuid), seen = SQLValue(now)
-        let id = try run(.upsertBuild, [
+        let id = try runReturningID(.upsertBuild, [
             .text(host), SQLValue(info.bundleID), SQLValue(info.name), SQLValue(info.displayName),
             .text(info.shortVersion), .text(info.build), .text(VersionOrder.sortKey(info.shortVersion)),
             .text(VersionOrder.sortKey(info.build)), SQLValue(info.unresolved), SQLValue(info.platform),

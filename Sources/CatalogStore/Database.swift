@@ -219,7 +219,10 @@ package final class Connection {
         try Statement(db: db, sql: sql, persistent: false)
     }
 
-    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+    package var lastInsertRowID: Int64 {
+        get { sqlite3_last_insert_rowid(db) }
+        set { sqlite3_set_last_insert_rowid(db, newValue) }
+    }
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes(db)) }
     package var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
