@@ -26,7 +26,8 @@ final class DecodeWorkers: @unchecked Sendable {
 
     /// Starts `count` threads, which wait for jobs.
     init(count: Int) {
-        for index in 0..<max(count, 1) {
+        running = max(count, 1)
+        for index in 0..<running {
             let thread = Thread { [self] in
                 Self.lowerPriority()
                 work()
@@ -35,7 +36,6 @@ final class DecodeWorkers: @unchecked Sendable {
             #if canImport(Darwin)
             thread.qualityOfService = .utility
             #endif
-            running += 1
             thread.start()
         }
     }

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import CatalogIngest
+
+/// The decoding threads run every job they are given before `stop` returns, on threads below the
+/// caller's priority (Linux: a higher nice value).
+struct DecodeWorkersTests {
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var jobs: [Int] = []
+        private(set) var niceValues: Set<Int32> = []
+
+        func record(_ job: Int, nice: Int32) {
+            lock.lock()
+            defer { lock.unlock() }
+            jobs.append(job)
+            niceValues.insert(nice)
+        }
+    }
+
+    static func niceValue() -> Int32 {
+        #if os(Linux)
+        return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #else
+        return getpriority(PRIO_PROCESS, 0)
+        #endif
+    }
+
+    @Test func everyJobRunsBeforeStopReturnsOnLowerPriorityThreads() {
+        let log = Log()
+        let workers = DecodeWorkers(count: 3)
+        for job in 0..<500 {
+            workers.run {
+                if job % 50 == 0 { usleep(1_000) }
+                log.record(job, nice: Self.niceValue())
+            }
+        }
+        workers.stop()
+        #expect(log.jobs.sorted() == Array(0..<500))
+        #if os(Linux)
+        let expected = min(Self.niceValue() + DecodeWorkers.niceness, 19)
+        #expect(log.niceValues == [expected])
+        #endif
+    }
+
+    @Test func stoppingWithNoJobsEnds() {
+        DecodeWorkers(count: 2).stop()
+    }
+}
