@@ -217,14 +217,18 @@ struct Base64Layout: Equatable {
     private static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
                                alphabet: UnsafeBufferPointer<UInt8>) {
         var index = 0, position = 0
-        while index + 3 <= input.count {
-            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output[position] = alphabet[Int(group >> 18 & 63)]
-            output[position + 1] = alphabet[Int(group >> 12 & 63)]
-            output[position + 2] = alphabet[Int(group >> 6 & 63)]
-            output[position + 3] = alphabet[Int(group & 63)]
-            index += 3
-            position += 4
+        if let out = UnsafeMutableRawPointer(output.baseAddress) {
+            digitPairs.withUnsafeBufferPointer { pairs in
+                // Three bytes are four digits, two 12-bit halves looked up as pairs of digits and
+                // stored at once: a lookup and a store per digit cost twice as much.
+                while index + 3 <= input.count {
+                    let group = Int(input[index]) << 16 | Int(input[index + 1]) << 8 | Int(input[index + 2])
+                    let digits = UInt32(pairs[group >> 12]) | UInt32(pairs[group & 0xFFF]) << 16
+                    out.storeBytes(of: digits.littleEndian, toByteOffset: position, as: UInt32.self)
+                    index += 3
+                    position += 4
+                }
+            }
         }
         let left = input.count - index
         guard left > 0 else { return }
@@ -233,6 +237,11 @@ struct Base64Layout: Equatable {
         output[position + 1] = alphabet[Int(group >> 12 & 63)]
         output[position + 2] = left > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "=")
         output[position + 3] = UInt8(ascii: "=")
+    }
+
+    /// The two digits of every 12-bit value, the first in the low byte.
+    private static let digitPairs: [UInt16] = (0..<4096).map {
+        UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 63]) << 8
     }
 
     /// Appends this layout to a compact plist's template.
