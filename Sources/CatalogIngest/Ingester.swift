@@ -210,9 +210,9 @@ package final class Ingester {
     static let decodeAhead = 2
 
     /// Queues `batch` for decoding on `decoders`, one job per core, then writes the oldest batches
-    /// until no more than ``decodeAhead`` are left: the workers decode while this thread writes. The walk
-    /// streams, so only a few batches of paths and decoded models exist at any moment, however
-    /// large the tree. Batches are decoded one after the other, never two at once (each starts when
+    /// until no more than ``decodeAhead`` are left: the workers decode while this thread writes.
+    /// The walk streams, so only a few batches of paths and decoded models exist at any moment,
+    /// however large the tree. Batches are decoded one after the other, never two at once (each starts when
     /// the one before it is decoded): a batch's shared content is then always claimed by itself or
     /// an earlier batch, which is written first. Outcomes are written in walk order whichever
     /// worker decoded them, so the catalogue does not depend on the timing.

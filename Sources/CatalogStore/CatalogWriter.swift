@@ -365,7 +365,8 @@ package final class CatalogWriter {
     package func touchProfile(_ uuid: String, at now: Date) throws {
         let dialect = sharedDB.dialect
         try sharedDB.write("""
-            UPDATE profiles SET first_seen = \(dialect.earlier("first_seen", "?")), last_seen = \(dialect.later("last_seen", "?"))
+            UPDATE profiles
+            SET first_seen = \(dialect.earlier("first_seen", "?")), last_seen = \(dialect.later("last_seen", "?"))
             WHERE uuid = ? AND (last_seen < ? OR first_seen > ?)
             """, [SQLValue(now), SQLValue(now), .text(uuid), SQLValue(now), SQLValue(now)])
     }
