@@ -65,7 +65,7 @@ package final class CatalogWriter {
     private enum HotStatement {
         case upsertProfile, upsertBuild
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
-        case insertDevices, linkDevices, unlinkDevices, insertEntitlements
+        case insertDevices, linkDevices, unlinkDevices, insertEntitlements, touchProfile
 
         /// Whether it writes the host's rows (on `db`) rather than shared ones (on `sharedDB`).
         var writesHostRows: Bool { self == .upsertBuild }
@@ -154,6 +154,12 @@ package final class CatalogWriter {
                 WHERE true ON CONFLICT DO NOTHING
                 """
             case .unlinkDevices: return "DELETE FROM profile_devices WHERE profile_id = ?"
+            // Values: now, now, uuid, now, now.
+            case .touchProfile: return """
+                UPDATE profiles
+                SET first_seen = \(dialect.earlier("first_seen", "?")), last_seen = \(dialect.later("last_seen", "?"))
+                WHERE uuid = ? AND (last_seen < ? OR first_seen > ?)
+                """
             // A JSON object of key → the value's JSON text: one statement per profile.
             case .insertEntitlements: return """
                 INSERT INTO entitlements (profile_id, key, value_json)
@@ -190,18 +196,21 @@ package final class CatalogWriter {
         if let prepared = hot[key] {
             statement = prepared
         } else {
-            let executor = key.writesHostRows ? db : sharedDB
+            let executor = executor(of: key)
             statement = try executor.prepareWrite(key.sql(executor.dialect))
             hot[key] = statement
         }
         return try statement.run(values)
     }
 
+    /// The connection a hot statement runs on.
+    private func executor(of key: HotStatement) -> any WriteExecutor { key.writesHostRows ? db : sharedDB }
+
     /// Runs a hot upsert and returns the id of its row: the one PostgreSQL returns, or on SQLite
     /// the row id the statement inserted. Nil when SQLite updated a row that was there (the last
     /// inserted row id, set to 0 before, stays 0: every table's ids start at 1).
     private func runReturningID(_ key: HotStatement, _ values: [SQLValue]) throws -> Int64? {
-        guard let connection = (key.writesHostRows ? db : sharedDB) as? Connection else { return try run(key, values) }
+        guard let connection = executor(of: key) as? Connection else { return try run(key, values) }
         connection.lastInsertRowID = 0
         try run(key, values)
         let id = connection.lastInsertRowID
@@ -363,12 +372,8 @@ package final class CatalogWriter {
     /// earlier wrote it first (two hosts' runs, a second apart or on skewed clocks, both meeting a
     /// profile new to the fleet: the first row stays the earliest sighting, as the upsert keeps it).
     package func touchProfile(_ uuid: String, at now: Date) throws {
-        let dialect = sharedDB.dialect
-        try sharedDB.write("""
-            UPDATE profiles
-            SET first_seen = \(dialect.earlier("first_seen", "?")), last_seen = \(dialect.later("last_seen", "?"))
-            WHERE uuid = ? AND (last_seen < ? OR first_seen > ?)
-            """, [SQLValue(now), SQLValue(now), .text(uuid), SQLValue(now), SQLValue(now)])
+        let seen = SQLValue(now)
+        try run(.touchProfile, [seen, seen, .text(uuid), seen, seen])
     }
 
     /// Inserts a new profile (with its certificates, devices and entitlements) or, when its UUID is
