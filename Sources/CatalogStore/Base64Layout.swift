@@ -5,10 +5,12 @@ import Foundation
 /// length of every line but the last (0: one line), what separates lines and what follows the last.
 /// With the bytes, that rebuilds the element's text exactly (``CompactPlist``).
 struct Base64Layout: Equatable {
-    var prefix: [UInt8]
+    // Slices of the plist's text or of the template they were read from: a layout per `<data>`
+    // element made three small arrays when measured and three more when rebuilt.
+    var prefix: ArraySlice<UInt8>
     var lineLength: Int
-    var separator: [UInt8]
-    var suffix: [UInt8]
+    var separator: ArraySlice<UInt8>
+    var suffix: ArraySlice<UInt8>
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     static let values: [UInt8] = {
@@ -73,7 +75,8 @@ struct Base64Layout: Equatable {
     /// The layout of `text[range]` and where its digits are, or nil unless it is lines of one length
     /// separated by one same whitespace run (which this type rebuilds) holding a multiple of four
     /// non-space characters. Whether those are canonical base64 is for ``Digits/decode(_:)`` to say.
-    static func measure(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Digits? {
+    /// `plist` is the array `text` points into, of which the layout keeps slices.
+    static func measure(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, of plist: [UInt8]) -> Digits? {
         var start = range.lowerBound, end = range.upperBound
         while start < end && isSpace(text[start]) { start += 1 }
         while end > start && isSpace(text[end - 1]) { end -= 1 }
@@ -88,11 +91,11 @@ struct Base64Layout: Equatable {
         let lineLength = index - start
         var lines = 1
         var count = lineLength
-        var separator: [UInt8] = []
+        var separator: ArraySlice<UInt8> = []
         if index < end {
             let gapStart = index
             while index < end && isSpace(text[index]) { index += 1 }
-            separator = Array(UnsafeBufferPointer(start: base + gapStart, count: index - gapStart))
+            separator = plist[gapStart..<index]
             while true {
                 let left = end - index
                 if left <= lineLength {
@@ -104,16 +107,16 @@ struct Base64Layout: Equatable {
                 // A line of the first line's length, then exactly the first gap (a longer gap
                 // leaves a space at the start of the next line).
                 let gap = index + lineLength
-                guard gap + separator.count < end, memcmp(base + gap, separator, separator.count) == 0 else { return nil }
+                guard gap + separator.count < end,
+                      memcmp(base + gap, base + separator.startIndex, separator.count) == 0 else { return nil }
                 count += lineLength
                 lines += 1
                 index = gap + separator.count
             }
         }
         guard count % 4 == 0 else { return nil }
-        let layout = Base64Layout(prefix: Array(UnsafeBufferPointer(start: base + range.lowerBound, count: start - range.lowerBound)),
-                                  lineLength: lines == 1 ? 0 : lineLength, separator: separator,
-                                  suffix: Array(UnsafeBufferPointer(start: base + end, count: range.upperBound - end)))
+        let layout = Base64Layout(prefix: plist[range.lowerBound..<start], lineLength: lines == 1 ? 0 : lineLength,
+                                  separator: separator, suffix: plist[end..<range.upperBound])
         var digits = Digits(layout: layout, start: start, count: count, byteCount: 0, lineLength: lineLength)
         let pad = UInt8(ascii: "=")
         let padding = text[digits.position(count - 1)] != pad ? 0 : text[digits.position(count - 2)] == pad ? 2 : 1
@@ -179,6 +182,10 @@ struct Base64Layout: Equatable {
     /// and then copied a line at a time (a check per character for the line's end cost more than
     /// the encoding).
     func write(_ bytes: [UInt8], to out: inout [UInt8]) {
+        write(bytes[...], to: &out)
+    }
+
+    func write(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
         out.append(contentsOf: prefix)
         let digits = (bytes.count + 2) / 3 * 4
         let width = lineLength > 0 && lineLength < digits ? lineLength : digits
@@ -247,18 +254,21 @@ struct Base64Layout: Equatable {
     /// Appends this layout to a compact plist's template.
     func write(to out: inout [UInt8]) {
         CompactPlist.appendVarint(lineLength, to: &out)
-        for part in [prefix, separator, suffix] {
+        func append(_ part: ArraySlice<UInt8>) {
             CompactPlist.appendVarint(part.count, to: &out)
             out.append(contentsOf: part)
         }
+        append(prefix)
+        append(separator)
+        append(suffix)
     }
 
     /// Reads a layout written by ``write(to:)``.
     static func read(from reader: inout ByteReader) throws -> Base64Layout {
         let lineLength = try reader.varint()
-        let prefix = try reader.bytes(try reader.varint())
-        let separator = try reader.bytes(try reader.varint())
-        let suffix = try reader.bytes(try reader.varint())
+        let prefix = try reader.slice(try reader.varint())
+        let separator = try reader.slice(try reader.varint())
+        let suffix = try reader.slice(try reader.varint())
         return Base64Layout(prefix: prefix, lineLength: lineLength, separator: separator, suffix: suffix)
     }
 }

@@ -17,9 +17,14 @@ struct ByteReader {
     }
 
     mutating func bytes(_ count: Int) throws -> [UInt8] {
+        Array(try slice(count))
+    }
+
+    /// The next `count` bytes, sharing the reader's storage (no copy).
+    mutating func slice(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, count <= bytes.count - offset else { throw CompactPlistError("truncated") }
         defer { offset += count }
-        return Array(bytes[offset..<offset + count])
+        return bytes[offset..<offset + count]
     }
 
     mutating func uint32() throws -> UInt32 {

@@ -162,13 +162,13 @@ package enum CompactPlist {
         var certificates: [String: [UInt8]] = [:]
         var literalStart = 0
         var cursor = 0
-        let open = Array("<data>".utf8), close = Array("</data>".utf8)
+        let open = dataOpen, close = dataClose
         plist.withUnsafeBufferPointer { text in
             while let start = find(open, in: text, from: cursor) {
                 let contentStart = start + open.count
                 guard let end = find(close, in: text, from: contentStart) else { break }
                 cursor = end + close.count
-                guard let digits = Base64Layout.measure(text, contentStart..<end) else { continue }
+                guard let digits = Base64Layout.measure(text, contentStart..<end, of: plist) else { continue }
                 let bytes: [UInt8]
                 var sha1: [UInt8]?, hex = ""
                 if let hit = known.first(where: { digits.mayEncode($0.bytes, in: text) }) {
@@ -226,6 +226,9 @@ package enum CompactPlist {
         guard let rebuilt, ByteComparison.equal(rebuilt, plist) else { return nil }
         return encoded
     }
+
+    private static let dataOpen = Array("<data>".utf8), dataClose = Array("</data>".utf8)
+    private static let stringOpen = Array("<string>".utf8), stringClose = Array("</string>".utf8)
 
     /// The devices a plist refers to, one entry per reference in template order. Looked up by
     /// their UTF-8 bytes in an open-addressing table: making a `String` of every `<string>` and
@@ -305,7 +308,7 @@ package enum CompactPlist {
     /// devices was most of what zlib had to work on, at twice the cost of the rest.
     private static func appendText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
                                    to out: inout [UInt8], blobs: inout [UInt8], devices: inout DeviceReferences) {
-        let open = Array("<string>".utf8), close = Array("</string>".utf8)
+        let open = stringOpen, close = stringClose
         var literalStart = range.lowerBound
         var cursor = range.lowerBound
         while let start = find(open, in: text, from: cursor, before: range.upperBound) {
@@ -409,7 +412,7 @@ package enum CompactPlist {
         while !ops.atEnd {
             switch try ops.byte() {
             case 0:
-                let bytes = try ops.bytes(try ops.varint())
+                let bytes = try ops.slice(try ops.varint())
                 guard bytes.count <= length - out.count else { throw CompactPlistError("longer than declared") }
                 out.append(contentsOf: bytes)
             case 1:
@@ -419,12 +422,12 @@ package enum CompactPlist {
                 }
                 try append(der, in: Base64Layout.read(from: &ops), to: &out, length: length)
             case 2:
-                let bytes = try blobs.bytes(try ops.varint())
+                let bytes = try blobs.slice(try ops.varint())
                 try append(bytes, in: Base64Layout.read(from: &ops), to: &out, length: length)
             case 3:
                 guard let kind = HexString(rawValue: try ops.byte()) else { throw CompactPlistError("unknown identifier kind") }
                 guard kind.textCount <= length - out.count else { throw CompactPlistError("longer than declared") }
-                kind.write(try blobs.bytes(kind.byteCount), to: &out)
+                kind.write(try blobs.slice(kind.byteCount), to: &out)
             case 4 where format >= 2:
                 let id = Int64(try devices.varint())
                 guard let udid = try device(id) else { throw CompactPlistError("device \(id) is not in the catalogue") }
@@ -438,6 +441,11 @@ package enum CompactPlist {
     }
 
     private static func append(_ bytes: [UInt8], in layout: Base64Layout, to out: inout [UInt8], length: Int) throws {
+        try append(bytes[...], in: layout, to: &out, length: length)
+    }
+
+    private static func append(_ bytes: ArraySlice<UInt8>, in layout: Base64Layout, to out: inout [UInt8],
+                               length: Int) throws {
         guard layout.textCount(for: bytes.count) <= length - out.count else {
             throw CompactPlistError("longer than declared")
         }

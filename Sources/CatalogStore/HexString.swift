@@ -46,7 +46,7 @@ enum HexString: UInt8, CaseIterable {
     }
 
     /// Appends the identifier's text for `bytes` (``byteCount`` of them).
-    func write(_ bytes: [UInt8], to out: inout [UInt8]) {
+    func write(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
         let digits = self == .lower40 ? Self.lowerDigits : Self.upperDigits
         for (index, byte) in bytes.enumerated() {
             if self == .upper8dash16 && index == 4 { out.append(UInt8(ascii: "-")) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CatalogStore
 
-/// ``Base64Layout/measure(_:_:)`` checks later lines and gaps where they must be rather than
+/// ``Base64Layout/measure(_:_:of:)`` checks later lines and gaps where they must be rather than
 /// splitting the text at every whitespace run, and ``Base64Layout/Digits/decode(_:)`` takes the
 /// canonical digits. Together they must accept exactly what that split accepts.
 struct Base64LayoutTests {
@@ -31,8 +31,8 @@ struct Base64LayoutTests {
               gaps.allSatisfy({ $0 == gaps[0] }) else { return nil }
         let digits = String(decoding: lines.joined(), as: UTF8.self)
         guard let data = Data(base64Encoded: digits), data.base64EncodedString() == digits else { return nil }
-        return (Array(data), Base64Layout(prefix: Array(text[..<start]), lineLength: lines.count == 1 ? 0 : width,
-                                          separator: gaps.first ?? [], suffix: Array(text[end...])))
+        return (Array(data), Base64Layout(prefix: text[..<start], lineLength: lines.count == 1 ? 0 : width,
+                                          separator: (gaps.first ?? [])[...], suffix: text[end...]))
     }
 
     @Test func acceptsExactlyWhatSplittingAtWhitespaceAccepts() {
@@ -66,8 +66,9 @@ struct Base64LayoutTests {
                 }
             }
             let expected = Self.reference(text)
-            let actual = text.withUnsafeBufferPointer { text in
-                Base64Layout.measure(text, 0..<text.count).flatMap { digits in digits.decode(text).map { ($0, digits.layout) } }
+            let plist = text
+            let actual = plist.withUnsafeBufferPointer { text in
+                Base64Layout.measure(text, 0..<text.count, of: plist).flatMap { digits in digits.decode(text).map { ($0, digits.layout) } }
             }
             #expect(actual?.0 == expected?.0 && actual?.1 == expected?.1,
                     "\(String(decoding: text, as: UTF8.self).debugDescription)")

@@ -63,7 +63,7 @@ struct CompactPlistKnownBytesTests {
         forged[600] ^= 0xFF
         let range = try range(ofCertificateIn: original)
         original.withUnsafeBufferPointer { text in
-            let digits = Base64Layout.measure(text, range)
+            let digits = Base64Layout.measure(text, range, of: original)
             #expect(digits?.byteCount == certificate.count)
             #expect(digits?.mayEncode(certificate, in: text) == true)
             #expect(digits?.mayEncode(forged, in: text) == true, "the forgery must pass the guess to test the proof")

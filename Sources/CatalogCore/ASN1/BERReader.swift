@@ -143,13 +143,19 @@ struct BERReader: Sendable {
     }
 
     private static func appendDecimal(_ value: UInt64, to text: inout [UInt8]) {
-        let start = text.count
-        var rest = value
-        repeat {
-            text.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        text[start...].reverse()
+        // Digits from the last, into a buffer on the stack (a UInt64 has at most 20): reversing
+        // them in `text[start...]` copied the whole array, a dozen times a profile.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            var rest = value
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            text.append(contentsOf: buffer[index...])
+        }
     }
 
     /// The content octets of a primitive INTEGER, which must be minimal (X.690 §8.3.2) and non-empty.

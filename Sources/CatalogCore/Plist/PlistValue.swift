@@ -59,6 +59,8 @@ public struct PlistDictionary: Sendable, Equatable, Hashable, Sequence {
 
     /// How many keys are searched for one by one.
     static let linearLimit = 32
+    /// How many keys the first insertion makes room for.
+    static let initialCapacity = 16
 
     public init() {}
 
@@ -76,6 +78,12 @@ public struct PlistDictionary: Sendable, Equatable, Hashable, Sequence {
                 if let position = position(of: key) {
                     values[position] = newValue
                     return
+                }
+                if keys.isEmpty {
+                    // Room for a profile's top level at once: grown from one key, the two arrays
+                    // were reallocated five times each (a tenth of a decoder's allocations).
+                    keys.reserveCapacity(Self.initialCapacity)
+                    values.reserveCapacity(Self.initialCapacity)
                 }
                 keys.append(key)
                 values.append(newValue)

@@ -349,6 +349,9 @@ struct XMLPropertyListParser {
         try checkDepth(tag, depth)
         var array: [PlistValue] = []
         if tag.isEmpty { return array }
+        // A profile's device list holds tens to a hundred values: room for 16 at once rather
+        // than growing from one (a reallocation per doubling).
+        array.reserveCapacity(16)
         while try !isAtContainerEnd(tag) {
             array.append(try parseValue(try readStartTag(), depth: depth + 1))
         }
