@@ -109,6 +109,7 @@ struct BERReader: Sendable {
         }
         let octets = content(of: node)
         guard !octets.isEmpty else { throw error("\(what): empty OBJECT IDENTIFIER", at: node) }
+        if let known = WellKnownOID.dotted(octets) { return known }
         // The dotted text is written as bytes: a String per arc, joined, was most of the cost of
         // the dozen identifiers a profile's envelope carries.
         var text: [UInt8] = []
