@@ -334,7 +334,7 @@ struct XMLPropertyListParser {
             guard keyTag.element == .key else {
                 throw error("expected <key> in <dict>, found <\(keyTag.element.name)>", at: keyTag.offset)
             }
-            let key = keyTag.isEmpty ? "" : try readString(keyTag)
+            let key = keyTag.isEmpty ? "" : try readKey(keyTag)
             if try isAtContainerEnd(tag) { throw error("<key> without a value", at: keyTag.offset) }
             let valueTag = try readStartTag()
             if valueTag.element == .key { throw error("<key> without a value", at: keyTag.offset) }
@@ -398,6 +398,18 @@ struct XMLPropertyListParser {
     ) throws -> PlistValue {
         if tag.isEmpty { throw error("empty <\(tag.element.name)>", at: tag.offset) }
         return try readText(tag, parse)
+    }
+
+    /// A `<key>`'s text: one of ``PlistKeyLiterals`` when it is one (no allocation, no validation),
+    /// else as ``readString(_:)`` reads it.
+    private mutating func readKey(_ tag: StartTag) throws -> String {
+        try readText(tag) { content, offset in
+            if let literal = PlistKeyLiterals.literal(content) { return literal }
+            if let bad = PlistSupport.firstInvalidUTF8(content) {
+                throw Self.error("invalid UTF-8 in <\(tag.element.name)>", at: offset + bad)
+            }
+            return String(decoding: content, as: UTF8.self)
+        }
     }
 
     private mutating func readString(_ tag: StartTag) throws -> String {
