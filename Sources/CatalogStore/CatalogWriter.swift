@@ -484,9 +484,27 @@ package final class CatalogWriter {
             try run(.linkDevices, [.integer(profileID), .text(Self.jsonArray(deviceIDs))])
         }
         if !profile.entitlements.isEmpty {
-            let members = JSONValue.object(profile.entitlements.map { key, value in (key, JSONValue.string(value.json.serialized())) })
-            try run(.insertEntitlements, [.integer(profileID), .text(members.serialized())])
+            try run(.insertEntitlements, [.integer(profileID), .text(Self.entitlementsObject(profile.entitlements))])
         }
+    }
+
+    /// The JSON object `insertEntitlements` takes: each entitlement's key, with its value's JSON
+    /// text as a JSON string. Written into one buffer: a `String` and a tree of JSON values per
+    /// entitlement, serialized twice, were 0.7 % of a cold ingest's samples.
+    static func entitlementsObject(_ entitlements: PlistDictionary) -> String {
+        guard !entitlements.isEmpty else { return "{}" }
+        var out: [UInt8] = [], value: [UInt8] = []
+        out.reserveCapacity(1024)
+        for (index, (key, plist)) in entitlements.enumerated() {
+            out.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            JSONValue.writeString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            value.removeAll(keepingCapacity: true)
+            plist.json.write(to: &value, pretty: false, indent: 0)
+            value.withUnsafeBufferPointer { JSONValue.writeString(utf8: $0, to: &out) }
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `ids` as a JSON array, digits written straight into one buffer: making a `String` of each id

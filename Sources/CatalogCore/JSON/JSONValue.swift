@@ -122,58 +122,68 @@ package enum JSONValue: Sendable, Equatable {
     /// U+0080–U+009F), so data never carries a raw escape sequence to a terminal. Works on the UTF-8
     /// bytes: a C1 control is the pair C2 80…C2 9F. Runs of bytes that need nothing (printable
     /// ASCII but `"` and `\`, and UTF-8 past U+009F) are copied whole.
-    static func writeString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    package static func writeString(_ value: String, to out: inout [UInt8]) {
         var value = value
-        value.withUTF8 { bytes in
-            // Most strings (keys, identifiers, dates, names) need no escape at all: one copy.
-            if isPlain(bytes) {
-                out.append(contentsOf: bytes)
-                return
-            }
-            var index = 0
-            var runStart = 0
-            let count = bytes.count
-            while index < count {
-                // Eight bytes at a time while none of them needs a look.
-                while index + 8 <= count,
-                      plainASCII(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
-                    index += 8
-                }
-                guard index < count else { break }
-                let byte = bytes[index]
-                // Most bytes: printable ASCII other than the two that are escaped, or a UTF-8 byte
-                // that cannot begin a C1 control.
-                if (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\"))
-                    || (byte >= 0x80 && byte != 0xC2) {
-                    index += 1
-                    continue
-                }
-                var width = 1
-                let escaped: [UInt8]?
-                switch byte {
-                case UInt8(ascii: "\""): escaped = Array("\\\"".utf8)
-                case UInt8(ascii: "\\"): escaped = Array("\\\\".utf8)
-                case 0x0A: escaped = Array("\\n".utf8)
-                case 0x0D: escaped = Array("\\r".utf8)
-                case 0x09: escaped = Array("\\t".utf8)
-                case 0x00..<0x20, 0x7F: escaped = unicodeEscape(UInt32(byte))
-                case 0xC2 where index + 1 < count && (0x80...0x9F).contains(bytes[index + 1]):
-                    escaped = unicodeEscape(UInt32(bytes[index + 1]))
-                    width = 2
-                default: escaped = nil
-                }
-                if let escaped {
-                    if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                    out.append(contentsOf: escaped)
-                    index += width
-                    runStart = index
-                } else {
-                    index += 1
-                }
-            }
-            if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        value.withUTF8 { writeString(utf8: $0, to: &out) }
+    }
+
+    /// ``writeString(_:to:)`` of the string whose UTF-8 is `bytes`.
+    package static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most strings (keys, identifiers, dates, names) need no escape at all: one copy.
+        if isPlain(bytes) {
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return
         }
+        var index = 0
+        var runStart = 0
+        let count = bytes.count
+        while index < count {
+            // Eight bytes at a time while none of them needs a look.
+            while index + 8 <= count,
+                  plainASCII(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+            }
+            guard index < count else { break }
+            let byte = bytes[index]
+            // Most bytes: printable ASCII other than the two that are escaped, or a UTF-8 byte
+            // that cannot begin a C1 control.
+            if (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\"))
+                || (byte >= 0x80 && byte != 0xC2) {
+                index += 1
+                continue
+            }
+            // The escape, written straight to `out` (an array per escaped character was most
+            // of the cost of the entitlements' JSON-in-JSON, whose every quote is escaped).
+            var width = 1
+            let simple: UInt8?, code: UInt32?
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): (simple, code) = (byte, nil)
+            case 0x0A: (simple, code) = (UInt8(ascii: "n"), nil)
+            case 0x0D: (simple, code) = (UInt8(ascii: "r"), nil)
+            case 0x09: (simple, code) = (UInt8(ascii: "t"), nil)
+            case 0x00..<0x20, 0x7F: (simple, code) = (nil, UInt32(byte))
+            case 0xC2 where index + 1 < count && (0x80...0x9F).contains(bytes[index + 1]):
+                (simple, code) = (nil, UInt32(bytes[index + 1]))
+                width = 2
+            default: (simple, code) = (nil, nil)
+            }
+            if simple != nil || code != nil {
+                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if let simple {
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(simple)
+                } else if let code {
+                    unicodeEscape(code, to: &out)
+                }
+                index += width
+                runStart = index
+            } else {
+                index += 1
+            }
+        }
+        if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         out.append(UInt8(ascii: "\""))
     }
 
@@ -216,9 +226,11 @@ package enum JSONValue: Sendable, Equatable {
             && !hasZeroByte(word ^ (ones &* 0x7F))
     }
 
-    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
-        let hex = Array("0123456789abcdef".utf8)
-        return Array("\\u00".utf8) + [hex[Int(value >> 4)], hex[Int(value & 0xF)]]
+    /// `\u00XX` for a code point below 0x100.
+    private static func unicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
+        func hex(_ digit: UInt32) -> UInt8 { digit < 10 ? UInt8(48 + digit) : UInt8(87 + digit) }
+        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                hex(value >> 4 & 0xF), hex(value & 0xF)])
     }
 }
 
