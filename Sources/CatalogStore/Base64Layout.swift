@@ -181,10 +181,6 @@ struct Base64Layout: Equatable {
     /// Appends the element's text for `bytes` in this layout: the digits are encoded in one pass
     /// and then copied a line at a time (a check per character for the line's end cost more than
     /// the encoding).
-    func write(_ bytes: [UInt8], to out: inout [UInt8]) {
-        write(bytes[...], to: &out)
-    }
-
     func write(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
         out.append(contentsOf: prefix)
         let digits = (bytes.count + 2) / 3 * 4

@@ -29,8 +29,8 @@ enum WellKnownOID {
 
     /// The literal for `octets` when they are one of ``all``; nil otherwise.
     static func dotted(_ octets: ArraySlice<UInt8>) -> String? {
-        // Nine or ten octets each but id-sha1's five: the length and the last octet rule out
-        // almost every entry before the bytes are compared.
+        // Five to ten octets: the length and the last octet rule out almost every entry before
+        // the bytes are compared.
         guard let last = octets.last else { return nil }
         for entry in table where entry.octets.count == octets.count && entry.octets[entry.octets.count - 1] == last {
             if entry.octets.elementsEqual(octets) { return entry.dotted }
