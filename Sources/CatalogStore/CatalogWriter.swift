@@ -51,7 +51,7 @@ package final class CatalogWriter {
     private var hot: [HotStatement: any PreparedWrite] = [:]
     /// Devices and certificates this writer has already inserted (or found): shared by many
     /// profiles, so each is looked up in its table once per run instead of once per profile.
-    private var deviceIDs: [DeviceKey: Int64] = [:]
+    private var deviceIDs = DeviceIDTable()
     private var knownCertificates = Set<String>()
     /// Certificates whose DER this writer has stored in `certificate_der` (or found there).
     private var storedDER = Set<String>()
@@ -249,16 +249,16 @@ package final class CatalogWriter {
         ids.reserveCapacity(udids.count)
         var missing = Set<String>()
         for udid in udids {
-            if let id = deviceIDs[DeviceKey(udid)] { ids.append(id) } else { missing.insert(udid) }
+            if let id = deviceIDs.id(of: udid) { ids.append(id) } else { missing.insert(udid) }
         }
         guard !missing.isEmpty else { return ids }
         let array = SQLValue.text(JSONValue.strings(missing.sorted()).serialized())
         try run(.insertDevices, [seen, array])
         try sharedDB.eachRow("SELECT id, udid FROM devices WHERE udid IN (\(sharedDB.dialect.jsonArrayElements("?")))",
                              [array]) { row in
-            if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs[DeviceKey(udid)] = id }
+            if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs.set(id, for: udid) }
         }
-        return udids.compactMap { deviceIDs[DeviceKey($0)] }
+        return udids.compactMap { deviceIDs.id(of: $0) }
     }
 
     // MARK: Runs
