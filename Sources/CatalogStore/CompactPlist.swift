@@ -420,7 +420,7 @@ package enum CompactPlist {
                 guard let der = try certificate(hex) else {
                     throw CompactPlistError("certificate \(hex) is not in the catalogue")
                 }
-                try append(der, in: Base64Layout.read(from: &ops), to: &out, length: length)
+                try append(der[...], in: Base64Layout.read(from: &ops), to: &out, length: length)
             case 2:
                 let bytes = try blobs.slice(try ops.varint())
                 try append(bytes, in: Base64Layout.read(from: &ops), to: &out, length: length)
@@ -438,10 +438,6 @@ package enum CompactPlist {
             }
         }
         return out
-    }
-
-    private static func append(_ bytes: [UInt8], in layout: Base64Layout, to out: inout [UInt8], length: Int) throws {
-        try append(bytes[...], in: layout, to: &out, length: length)
     }
 
     private static func append(_ bytes: ArraySlice<UInt8>, in layout: Base64Layout, to out: inout [UInt8],

@@ -5,9 +5,9 @@
 /// (292,000 lookups in a cold ingest of the bench tree). A longer identifier is not short: the
 /// table keeps it by its text.
 struct DeviceKey: Equatable {
-    private(set) var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// The identifier's UTF-8 length.
-    private(set) var count = 0
+    private var count = 0
 
     init(_ udid: String) {
         var text = udid

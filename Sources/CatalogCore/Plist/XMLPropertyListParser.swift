@@ -334,7 +334,7 @@ struct XMLPropertyListParser {
             guard keyTag.element == .key else {
                 throw error("expected <key> in <dict>, found <\(keyTag.element.name)>", at: keyTag.offset)
             }
-            let key = keyTag.isEmpty ? "" : try readKey(keyTag)
+            let key = keyTag.isEmpty ? "" : try readString(keyTag, asKey: true)
             if try isAtContainerEnd(tag) { throw error("<key> without a value", at: keyTag.offset) }
             let valueTag = try readStartTag()
             if valueTag.element == .key { throw error("<key> without a value", at: keyTag.offset) }
@@ -400,20 +400,11 @@ struct XMLPropertyListParser {
         return try readText(tag, parse)
     }
 
-    /// A `<key>`'s text: one of ``PlistKeyLiterals`` when it is one (no allocation, no validation),
-    /// else as ``readString(_:)`` reads it.
-    private mutating func readKey(_ tag: StartTag) throws -> String {
+    /// The text of `tag`. A `<key>`'s (`asKey`) is one of ``PlistKeyLiterals`` when it is one: no
+    /// allocation, and no validation needed.
+    private mutating func readString(_ tag: StartTag, asKey: Bool = false) throws -> String {
         try readText(tag) { content, offset in
-            if let literal = PlistKeyLiterals.literal(content) { return literal }
-            if let bad = PlistSupport.firstInvalidUTF8(content) {
-                throw Self.error("invalid UTF-8 in <\(tag.element.name)>", at: offset + bad)
-            }
-            return String(decoding: content, as: UTF8.self)
-        }
-    }
-
-    private mutating func readString(_ tag: StartTag) throws -> String {
-        try readText(tag) { content, offset in
+            if asKey, let literal = PlistKeyLiterals.literal(content) { return literal }
             if let bad = PlistSupport.firstInvalidUTF8(content) {
                 throw Self.error("invalid UTF-8 in <\(tag.element.name)>", at: offset + bad)
             }
