@@ -42,6 +42,23 @@ import CatalogTestSupport
         }
     }
 
+    /// The writer keeps each key's bytes for its layout (JSONKeyPrefixes): one writer moving from
+    /// layout to layout and back still writes each row as its value serializes.
+    @Test func oneWriterChangingLayoutWritesEachRowInItsOwn() {
+        var bytes = JSONObjectBytes()
+        for (pretty, indent) in [(true, 2), (false, 0), (true, 6), (true, 2), (false, 0), (true, 2)] {
+            var builder = JSONObjectBuilder()
+            Self.members(&builder, variant: 1)
+            var expected: [UInt8] = []
+            builder.object.write(to: &expected, pretty: pretty, indent: indent)
+            bytes.start(pretty: pretty, indent: indent)
+            Self.members(&bytes, variant: 1)
+            bytes.finish()
+            #expect(String(decoding: bytes.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+                    "pretty \(pretty), indent \(indent)")
+        }
+    }
+
     @Test func anObjectWithoutMembersIsEmptyBraces() {
         var bytes = JSONObjectBytes()
         bytes.start(pretty: true, indent: 2)

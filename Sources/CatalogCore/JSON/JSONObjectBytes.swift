@@ -9,6 +9,7 @@ package struct JSONObjectBytes: JSONFields {
     private var pretty = false
     private var indent = 0
     private var count = 0
+    private var prefixes = JSONKeyPrefixes()
 
     package init() {}
 
@@ -18,6 +19,7 @@ package struct JSONObjectBytes: JSONFields {
         bytes.append(contentsOf: prefix.utf8)
         self.pretty = pretty
         self.indent = indent
+        prefixes.use(pretty: pretty, indent: indent)
         count = 0
     }
 
@@ -34,22 +36,26 @@ package struct JSONObjectBytes: JSONFields {
     package mutating func appendLineFeed() { bytes.append(0x0A) }
 
     /// The member's start (``JSONValue/writeItemStart(opening:first:pretty:indent:to:)``), its key
-    /// and `:`.
+    /// and `:`: the separator, then the rest as ``JSONKeyPrefixes`` keeps it.
     private mutating func key(_ key: StaticString) {
-        JSONValue.writeItemStart(opening: "{", first: count == 0, pretty: pretty, indent: indent, to: &bytes)
+        bytes.append(count == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
         count += 1
-        // A record's keys are literals of letters and underscores, copied as they are; a key that
-        // needed escaping would still get it.
-        key.withUTF8Buffer { utf8 in
-            if JSONValue.isPlain(utf8) {
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: utf8)
-                bytes.append(UInt8(ascii: "\""))
-            } else {
-                JSONValue.writeString(key.description, to: &bytes)
+        let pretty = pretty, indent = indent
+        prefixes.append(key, to: &bytes) { out in
+            if pretty { JSONValue.newline(indent + 2, &out) }
+            // A record's keys are literals of letters and underscores, copied as they are; a key
+            // that needed escaping would still get it.
+            key.withUTF8Buffer { utf8 in
+                if JSONValue.isPlain(utf8) {
+                    out.append(UInt8(ascii: "\""))
+                    out.append(contentsOf: utf8)
+                    out.append(UInt8(ascii: "\""))
+                } else {
+                    JSONValue.writeString(key.description, to: &out)
+                }
             }
+            JSONValue.writeKeyEnd(pretty: pretty, to: &out)
         }
-        JSONValue.writeKeyEnd(pretty: pretty, to: &bytes)
     }
 
     /// A member's value, as ``JSONValue`` writes it.
