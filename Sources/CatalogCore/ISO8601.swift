@@ -6,33 +6,56 @@ import Foundation
 /// every call (three dates a row of a listing).
 package enum ISO8601 {
     package static func format(_ date: Date) -> String {
+        String(unsafeUninitializedCapacity: 20) { write(date, into: $0) }
+    }
+
+    /// `format(date)` in double quotes, appended to `out` without making the String (a listing's
+    /// JSON has three dates a row; the text needs no escape).
+    package static func appendQuoted(_ date: Date, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 22) { buffer in
+            buffer[0] = UInt8(ascii: "\"")
+            let count = write(date, into: UnsafeMutableBufferPointer(rebasing: buffer[1...]))
+            buffer[count + 1] = UInt8(ascii: "\"")
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(count + 2)]))
+        }
+    }
+
+    /// Writes ``format(_:)``'s text into `bytes` (room for 20) and returns its length.
+    private static func write(_ date: Date, into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         // A binary plist date is any Double: NaN, ±inf or beyond the years 0–9999 is no date.
         guard let whole = Int64(exactly: date.timeIntervalSince1970.rounded(.down)),
-              (-62_167_219_200...253_402_300_799).contains(whole) else { return "invalid-date" }
+              (-62_167_219_200...253_402_300_799).contains(whole) else {
+            let invalid: StaticString = "invalid-date"
+            invalid.withUTF8Buffer { text in
+                for index in 0..<text.count { bytes[index] = text[index] }
+            }
+            return invalid.utf8CodeUnitCount
+        }
         let seconds = Int(whole)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let (year, month, day) = CivilTime.civilDate(daysSince1970: days)
         let second = seconds - days * 86_400
         // Digits written by hand: String(format:) showed in ingest profiles (every row binds dates).
-        return String(unsafeUninitializedCapacity: 20) { bytes in
-            func put(_ value: Int, at offset: Int, width: Int) {
-                var value = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
+        func put(_ value: Int, at offset: Int, width: Int) {
+            var value = value
+            for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
             }
-            put(year, at: 0, width: 4)
-            put(month, at: 5, width: 2)
-            put(day, at: 8, width: 2)
-            put(second / 3_600, at: 11, width: 2)
-            put(second / 60 % 60, at: 14, width: 2)
-            put(second % 60, at: 17, width: 2)
-            for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
-                bytes[offset] = UInt8(ascii: separator)
-            }
-            return 20
         }
+        put(year, at: 0, width: 4)
+        bytes[4] = UInt8(ascii: "-")
+        put(month, at: 5, width: 2)
+        bytes[7] = UInt8(ascii: "-")
+        put(day, at: 8, width: 2)
+        bytes[10] = UInt8(ascii: "T")
+        put(second / 3_600, at: 11, width: 2)
+        bytes[13] = UInt8(ascii: ":")
+        put(second / 60 % 60, at: 14, width: 2)
+        bytes[16] = UInt8(ascii: ":")
+        put(second % 60, at: 17, width: 2)
+        bytes[19] = UInt8(ascii: "Z")
+        return 20
     }
 
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with an optional `Z` or `±HH:MM` offset.

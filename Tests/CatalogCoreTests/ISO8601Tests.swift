@@ -65,6 +65,18 @@ import CatalogTestSupport
         #expect(ISO8601.parse("2024-02-29T23:59:59Z").map(ISO8601.format) == "2024-02-29T23:59:59Z")
     }
 
+    /// The listing's quoted form is the formatted text in quotes, dates that are none included.
+    @Test func appendQuotedIsTheFormattedTextInQuotes() {
+        let dates = [0, 1_700_000_000.5, -62_167_219_200, 253_402_300_799, -1e18, .nan, .infinity, 1e300]
+            .map(Date.init(timeIntervalSince1970:))
+        for date in dates {
+            var out = Array("prefix".utf8)
+            ISO8601.appendQuoted(date, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "prefix\"" + ISO8601.format(date) + "\"")
+        }
+        #expect(ISO8601.format(Date(timeIntervalSince1970: .nan)) == "invalid-date")
+    }
+
     @Test func parsesOffsetsAndDatesWithoutTime() {
         #expect(ISO8601.parse("2026-11-29").map(ISO8601.format) == "2026-11-29T00:00:00Z")
         #expect(ISO8601.parse("2026-11-29T12:00:00+02:00").map(ISO8601.format) == "2026-11-29T10:00:00Z")

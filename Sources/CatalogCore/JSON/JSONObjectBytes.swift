@@ -85,7 +85,7 @@ package struct JSONObjectBytes: JSONFields {
 
     package mutating func optional(_ key: StaticString, _ value: Date?) {
         self.key(key)
-        if let value { JSONValue.writeString(ISO8601.format(value), to: &bytes) } else { write(.null) }
+        if let value { ISO8601.appendQuoted(value, to: &bytes) } else { write(.null) }
     }
 
     package mutating func bool(_ key: StaticString, _ value: Bool) {
