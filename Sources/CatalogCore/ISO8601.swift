@@ -58,6 +58,31 @@ package enum ISO8601 {
         return 20
     }
 
+    /// The catalogue's own form, `YYYY-MM-DDTHH:MM:SSZ` (exactly 20 bytes), read at fixed offsets:
+    /// a listing reads three stored dates a row, and the general scanner took 1,350 instructions
+    /// a date. Nil for anything else, which the general parser then reads (or rejects).
+    private static func parseStored(_ utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
+              utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "Z") else { return nil }
+        var invalid = false
+        func number(_ offset: Int, _ width: Int) -> Int {
+            var value = 0
+            for index in offset..<offset + width {
+                let digit = utf8[index] &- 0x30
+                if digit > 9 { invalid = true }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
+        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2)
+        guard !invalid,
+              CivilTime.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        let seconds = CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with an optional `Z` or `±HH:MM` offset.
     /// A date without an offset is taken as UTC.
     package static func parse(_ text: String) -> Date? {
@@ -66,6 +91,7 @@ package enum ISO8601 {
     }
 
     private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        if utf8.count == 20, let date = parseStored(utf8) { return date }
         var scanner = CivilTime.Scanner(utf8)
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
               let day = scanner.digits(2) else { return nil }
