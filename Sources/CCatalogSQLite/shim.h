@@ -7,6 +7,11 @@ static inline sqlite3_destructor_type ccatalog_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// SQLITE_STATIC: SQLite reads the bound bytes where they are, which stay valid until rebound.
+static inline sqlite3_destructor_type ccatalog_sqlite_static(void) {
+    return SQLITE_STATIC;
+}
+
 /// Switches off SQLite's count of the memory it allocates, which no caller reads (it serves
 /// `sqlite3_memory_used` and the soft heap limit, neither used here). With it on, every
 /// `sqlite3_malloc` and `sqlite3_free` takes a process-wide mutex: 6 % of the writing thread's

@@ -122,6 +122,34 @@ import Testing
         #expect(try connection.queryFirst("SELECT count(*) FROM profiles WHERE s = ?", [.text(strings[0])])?[0] == .integer(1))
     }
 
+    /// A prepared statement copies its text and blob parameters into one buffer and binds them in
+    /// place: run after run, with values growing past the buffer and shrinking again, mixed with
+    /// NULLs and integers and read by a JSON function, each row holds what its run was given.
+    @Test func aPreparedStatementBindsEachRunsOwnValues() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.path("db.sqlite"))
+        try connection.execute("CREATE TABLE t (n INTEGER, s TEXT, b BLOB, j INTEGER)")
+        let insert = try connection.prepareWrite(
+            "INSERT INTO t (n, s, b, j) VALUES (?, ?, ?, (SELECT count(*) FROM json_each(?)))")
+        var expected: [(String?, [UInt8], Int)] = []
+        for run in 0..<40 {
+            let length = [0, 1, 300, 5_000, 3, 70_000, 12][run % 7] + run
+            let text: String? = run % 5 == 4 ? nil : String(repeating: "é\(run % 10)", count: length / 3) + "\u{0}end"
+            let blob = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ run) }
+            let items = run % 9
+            let json = "[" + (0..<items).map(String.init).joined(separator: ",") + "]"
+            try insert.run([.integer(Int64(run)), text.map(SQLValue.text) ?? .null, .blob(blob), .text(json)])
+            expected.append((text, blob, items))
+        }
+        let rows = try connection.query("SELECT s, b, j FROM t ORDER BY n")
+        #expect(rows.count == expected.count)
+        for (row, (text, blob, items)) in zip(rows, expected) {
+            #expect(row.string("s") == text)
+            #expect(row["b"] == .blob(blob))
+            #expect(row.int("j") == items)
+        }
+    }
+
     @Test func numbersAndDatesRoundTrip() throws {
         let directory = try TemporaryDirectory()
         let connection = try Connection(path: directory.path("db.sqlite"))
