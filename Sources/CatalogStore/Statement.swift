@@ -57,9 +57,9 @@ package final class Statement {
     /// Where ``bind(_:)-([SQLValue])`` copies the text and blob parameters of one run, back to
     /// back, to bind them with `SQLITE_STATIC`: SQLite then reads them in place instead of making
     /// its own copy of each, a malloc and a free per parameter (74 a profile at ingest). They stay
-    /// valid until the next `bind(_:)` of an array, which rebinds every parameter: `reset()`
-    /// clears the bindings before the arena is written again, and the statement is finalized
-    /// before it is freed.
+    /// valid until the next `bind(_:)` of an array, which clears every binding before it writes
+    /// the arena again (as `reset()` does after each run), and the statement is finalized before
+    /// the arena is freed.
     private var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 16)
 
     // MARK: Binding (indexes are 1-based, as in SQLite)
@@ -125,7 +125,8 @@ package final class Statement {
             default: break
             }
         }
-        // The previous run's bindings were cleared by reset(); none points into the old arena.
+        // No binding may point into the arena while it is rewritten or replaced (reset() cleared
+        // them after a run; a second bind without a reset would not have).
         sqlite3_clear_bindings(handle)
         if needed > arena.count {
             arena.deallocate()

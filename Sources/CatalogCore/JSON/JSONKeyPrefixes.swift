@@ -18,8 +18,8 @@ struct JSONKeyPrefixes {
     private var slots = [Slot](repeating: Slot(), count: 64)
     private var held = 0
     private var storage: [UInt8] = []
-    private(set) var pretty = false
-    private(set) var indent = 0
+    private var pretty = false
+    private var indent = 0
 
     /// Forgets every prefix when the layout changes (each one holds the indent).
     mutating func use(pretty: Bool, indent: Int) {
