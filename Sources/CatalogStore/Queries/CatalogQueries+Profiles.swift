@@ -123,8 +123,11 @@ extension CatalogQueries {
         }
         var json = StoredJSON()
         let wildcardsToo = filter.exactBundleID ? nil : filter.bundleID?.lowercased()
+        var positions: ProfileSummary.Positions?
         try db.eachRow(sql, parameters) { row in
-            var profile = try ProfileSummary(row, json: &json)
+            let found = ProfileSummary.Positions.of(row, reusing: positions)
+            positions = found
+            var profile = try ProfileSummary(row, at: found, json: &json)
             if let wildcardsToo {
                 profile.bundleIDMatch = profile.bundleID?.lowercased() == wildcardsToo ? .exact : .wildcard
             }

@@ -46,22 +46,3 @@ package enum BundleIDMatch: String, Sendable {
     case exact
     case wildcard
 }
-
-extension ProfileSummary {
-    /// A row of `CatalogQueries.profileColumns`.
-    init(_ row: Row, json: inout StoredJSON) throws {
-        self.init(
-            uuid: row.string("uuid") ?? "", name: row.string("name") ?? "", teamID: row.string("team_id"),
-            teamName: row.string("team_name"), kind: try row.value("kind", as: ProfileKind.self),
-            platforms: json.strings(row.string("platforms")), bundleID: row.string("bundle_id"),
-            applicationIdentifier: row.string("application_identifier"), creationDate: row.date("creation_date"),
-            expirationDate: row.date("expiration_date"), effectiveExpirationDate: row.date("effective_expiration_date"),
-            expiryCause: try row.optionalValue("expiry_cause", as: ProvisioningProfile.ExpiryCause.self),
-            deviceCount: row.int("device_count") ?? 0, provisionsAllDevices: row.bool("provisions_all_devices") ?? false,
-            apsEnvironment: row.string("aps_environment"), getTaskAllow: row.bool("get_task_allow"),
-            xcodeManaged: row.bool("xcode_managed"),
-            signature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
-            derProfile: try row.optionalValue("der_profile", as: DERProfileCheck.Status.self),
-            host: row.string("host"), path: row.string("path"), installed: row.bool("installed") ?? false, supersededBy: row.string("superseded_by"))
-    }
-}
