@@ -3,7 +3,7 @@ import Foundation
 /// Where a command writes and what it may know of its surroundings (tests pass their own).
 final class CommandContext {
     let environment: [String: String]
-    private(set) var output = OutputBuffer(FileHandle.standardOutput)
+    private(set) var output = OutputBuffer(FileHandle.standardOutput, widensPipe: true)
     private(set) var errors = OutputBuffer(FileHandle.standardError)
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool

@@ -5,7 +5,27 @@ struct OutputBuffer {
     private let handle: FileHandle
     private var pending: [UInt8] = []
 
-    init(_ handle: FileHandle) { self.handle = handle }
+    /// `widensPipe`: standard output, which listings stream through; not standard error, whose
+    /// few lines need no room (a larger pipe counts against the user's pipe quota while it lasts).
+    init(_ handle: FileHandle, widensPipe: Bool = false) {
+        self.handle = handle
+        if widensPipe { Self.widenPipe(handle.fileDescriptor) }
+    }
+
+    /// Asks for a 1 MB pipe when `descriptor` is one (Linux; elsewhere, and when refused, the pipe
+    /// stays as it is). With the default 64 KB a listing fills the pipe with each flush and waits
+    /// for the reader to empty it, flush by flush: `profiles --team --json` on the 1M-profile bench
+    /// catalogue, read by Python, went from 84 to 136 MB/s and 702 to 608 ms with the larger pipe.
+    /// 1 MB is Linux's default `pipe-max-size`, which any user may ask for.
+    private static func widenPipe(_ descriptor: Int32) {
+        #if os(Linux)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7, linux/fcntl.h), which Glibc's module does not export.
+        let setPipeSize: Int32 = 1024 + 7
+        _ = fcntl(descriptor, setPipeSize, Int32(1 << 20))
+        #endif
+    }
 
     mutating func write(_ text: String) {
         pending.append(contentsOf: text.utf8)
