@@ -6,28 +6,14 @@ import CatalogTestSupport
 /// catalogue, so the binary itself does not depend on it: copied alone to a machine without libpq,
 /// it still serves SQLite.
 @Suite struct LibPQIndependenceTests {
-    #if canImport(Darwin)
-    static let lister = ["/usr/bin/otool", "-L"]
-    #else
-    static let lister = ["/usr/bin/ldd"]
-    #endif
     static var canList: Bool {
-        FileManager.default.isExecutableFile(atPath: lister[0])
-            && FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable)
+        LinkedLibraries.canList && FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable)
     }
 
-    @Test(.enabled(if: LibPQIndependenceTests.canList, "no \(LibPQIndependenceTests.lister[0]) or no built catalog binary"))
+    @Test(.enabled(if: LibPQIndependenceTests.canList, "no \(LinkedLibraries.lister[0]) or no built catalog binary"))
     func theBinaryDoesNotLinkLibpq() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.lister[0])
-        process.arguments = Array(Self.lister.dropFirst()) + [TestPaths.catalogExecutable]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, text) = try LinkedLibraries.listing(of: TestPaths.catalogExecutable)
+        #expect(status == 0)
         // Control: the listing names the libraries it does link.
         #expect(text.contains("libsqlite3") || text.contains("libz"), "unexpected listing: \(text)")
         #expect(!text.contains("libpq"), "catalog links libpq at build time:\n\(text)")
