@@ -39,28 +39,20 @@ extension ProfileSummary {
         func text(_ index: Int) -> String? { row[index].string }
         func flag(_ index: Int) -> Bool? { row[index].bool }
         func date(_ index: Int) -> Date? { row[index].date }
-        func value<Value: RawRepresentable>(_ index: Int, _ column: String, as type: Value.Type) throws -> Value?
-        where Value.RawValue == String {
-            guard let text = text(index) else { return nil }
-            guard let value = Value(rawValue: text) else { throw StoreError.unexpectedValue(column: column, value: text) }
-            return value
-        }
-        guard let kind = try value(positions.kind, "kind", as: ProfileKind.self) else {
-            throw StoreError.unexpectedValue(column: "kind", value: "NULL")
-        }
         self.init(
             uuid: text(positions.uuid) ?? "", name: text(positions.name) ?? "", teamID: text(positions.teamID),
-            teamName: text(positions.teamName), kind: kind, platforms: json.strings(text(positions.platforms)),
+            teamName: text(positions.teamName), kind: try row.value(at: positions.kind, "kind", as: ProfileKind.self),
+            platforms: json.strings(text(positions.platforms)),
             bundleID: text(positions.bundleID), applicationIdentifier: text(positions.applicationIdentifier),
             creationDate: date(positions.creationDate), expirationDate: date(positions.expirationDate),
             effectiveExpirationDate: date(positions.effectiveExpirationDate),
-            expiryCause: try value(positions.expiryCause, "expiry_cause", as: ProvisioningProfile.ExpiryCause.self),
+            expiryCause: try row.optionalValue(at: positions.expiryCause, "expiry_cause", as: ProvisioningProfile.ExpiryCause.self),
             deviceCount: row[positions.deviceCount].int ?? 0,
             provisionsAllDevices: flag(positions.provisionsAllDevices) ?? false,
             apsEnvironment: text(positions.apsEnvironment), getTaskAllow: flag(positions.getTaskAllow),
             xcodeManaged: flag(positions.xcodeManaged),
-            signature: try value(positions.signature, "signature", as: ProfileSignature.Status.self),
-            derProfile: try value(positions.derProfile, "der_profile", as: DERProfileCheck.Status.self),
+            signature: try row.optionalValue(at: positions.signature, "signature", as: ProfileSignature.Status.self),
+            derProfile: try row.optionalValue(at: positions.derProfile, "der_profile", as: DERProfileCheck.Status.self),
             host: text(positions.host), path: text(positions.path), installed: flag(positions.installed) ?? false,
             supersededBy: text(positions.supersededBy))
     }
