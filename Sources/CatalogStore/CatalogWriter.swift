@@ -386,7 +386,10 @@ package final class CatalogWriter {
     package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false,
                                compact: CompactPlist.Encoded? = nil) throws -> ProfileChange {
         // Most profiles a fleet's hosts meet are catalogued already, unchanged: no transaction for them.
-        let stored = try storedSHA256(profile.uuid)
+        // A run into a catalogue that held no profile knows the ones it has written itself; any other
+        // is new, without a lookup (100,000 of them in a first ingest of 100,000 profiles). On
+        // PostgreSQL another host may have written it since the run began: `writingShared` reads again.
+        let stored = hadProfilesBeforeRun || insertedThisRun.contains(profile.uuid) ? try storedSHA256(profile.uuid) : nil
         if stored == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
