@@ -19,18 +19,23 @@ final class DecodeWorkers: @unchecked Sendable {
     static let niceness: Int32 = 8
 
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var next = 0
+    /// Each thread's jobs, in the order given: thread `i` runs only `queues[i]`.
+    private var queues: [[@Sendable () -> Void]]
     private var stopping = false
-    private var running = 0
+    private var running: Int
+
+    /// How many threads there are; ``run(on:_:)`` takes an index below it.
+    let count: Int
 
     /// Starts `count` threads, which wait for jobs.
     init(count: Int) {
-        running = max(count, 1)
-        for index in 0..<running {
+        self.count = max(count, 1)
+        running = self.count
+        queues = Array(repeating: [], count: self.count)
+        for index in 0..<self.count {
             let thread = Thread { [self] in
                 Self.lowerPriority()
-                work()
+                work(index)
             }
             thread.name = "catalog-decode-\(index)"
             #if canImport(Darwin)
@@ -40,11 +45,16 @@ final class DecodeWorkers: @unchecked Sendable {
         }
     }
 
-    /// Runs `job` on the first thread free, after every job given before it has started.
-    func run(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on thread `worker` (modulo ``count``), after every job given to it before.
+    ///
+    /// Each job has its thread, so that what a batch's worker `i` decoded is also freed by the
+    /// thread that allocated it (``Ingester`` hands it back once written). Freed on the writing
+    /// thread, as before, the decoders' memory went back to their allocator arenas under a lock and
+    /// out of their thread caches, and they found no freed chunk of their own to reuse.
+    func run(on worker: Int, _ job: @escaping @Sendable () -> Void) {
         condition.lock()
-        jobs.append(job)
-        condition.signal()
+        queues[worker % count].append(job)
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -57,16 +67,11 @@ final class DecodeWorkers: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func work() {
+    private func work(_ index: Int) {
         condition.lock()
         while true {
-            if next < jobs.count {
-                let job = jobs[next]
-                next += 1
-                if next == jobs.count {
-                    jobs.removeAll(keepingCapacity: true)
-                    next = 0
-                }
+            if !queues[index].isEmpty {
+                let job = queues[index].removeFirst()
                 condition.unlock()
                 job()
                 condition.lock()

@@ -134,7 +134,7 @@ package final class Ingester {
         }
         let walker = walk.finished()
         if !pending.isEmpty { try submit(pending, on: decoders) }
-        try drain()
+        try drain(on: decoders)
         // AppleDouble sidecars are not read; the summary's skipped count includes them.
         report.filesSkipped += walker.skippedAppleDouble
         report.sidecarsSkipped += walker.skippedAppleDouble
@@ -224,8 +224,8 @@ package final class Ingester {
         let compressors = compressors
         for _ in workers { group.enter() }
         let start: @Sendable () -> Void = {
-            for (box, compressor) in zip(workers, compressors) {
-                decoders.run {
+            for (worker, (box, compressor)) in zip(workers, compressors).enumerated() {
+                decoders.run(on: worker) {
                     var done: [(Int, Decoded)] = []
                     while let index = queue.take() {
                         done.append((index, Self.decode(batch[index].0, claims: claims, compressor: compressor)))
@@ -241,14 +241,20 @@ package final class Ingester {
             start()
         }
         inFlight.append((batch, group, workers))
-        while inFlight.count > Self.decodeAhead { try writeOldest() }
+        while inFlight.count > Self.decodeAhead { try writeOldest(on: decoders) }
     }
 
     /// Writes the oldest batch in flight once its decoding is done.
-    private func writeOldest() throws {
+    private func writeOldest(on decoders: DecodeWorkers) throws {
         let oldest = inFlight.removeFirst()
         oldest.group.wait()
         try write(oldest.batch, Self.merge(oldest.result, count: oldest.batch.count))
+        // What each worker decoded is freed by its own thread (``DecodeWorkers/run(on:_:)``): this
+        // thread holds none of it any more (the merged outcomes died with the call above).
+        // 100,000 profiles: freeing them here was 0.8 s of this thread's CPU.
+        for (worker, box) in oldest.result.enumerated() {
+            decoders.run(on: worker) { box.value = nil }
+        }
     }
 
     /// The workers' outcomes in batch order (each worker took whichever index came next).
@@ -281,8 +287,8 @@ package final class Ingester {
     }
 
     /// Writes every batch still in flight, in order.
-    private func drain() throws {
-        while !inFlight.isEmpty { try writeOldest() }
+    private func drain(on decoders: DecodeWorkers) throws {
+        while !inFlight.isEmpty { try writeOldest(on: decoders) }
     }
 
     /// Reads, hashes and decodes one candidate on the calling thread. A profile whose bytes another

@@ -2,19 +2,23 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 
-/// The decoding threads run every job they are given before `stop` returns, on threads below the
-/// caller's priority (Linux: a higher nice value).
+/// The decoding threads run every job they are given before `stop` returns, each on the thread it
+/// was given to and in the order given, on threads below the caller's priority (Linux: a higher nice
+/// value).
 struct DecodeWorkersTests {
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var jobs: [Int] = []
         private(set) var niceValues: Set<Int32> = []
+        /// The jobs each thread ran, by its pthread, in the order it ran them.
+        private(set) var byThread: [String: [Int]] = [:]
 
         func record(_ job: Int, nice: Int32) {
             lock.lock()
             defer { lock.unlock() }
             jobs.append(job)
             niceValues.insert(nice)
+            byThread["\(pthread_self())", default: []].append(job)
         }
     }
 
@@ -26,17 +30,19 @@ struct DecodeWorkersTests {
         #endif
     }
 
-    @Test func everyJobRunsBeforeStopReturnsOnLowerPriorityThreads() {
+    @Test func everyJobRunsBeforeStopReturnsOnItsThreadInOrderAtLowerPriority() {
         let log = Log()
         let workers = DecodeWorkers(count: 3)
         for job in 0..<500 {
-            workers.run {
+            workers.run(on: job) {
                 if job % 50 == 0 { usleep(1_000) }
                 log.record(job, nice: Self.niceValue())
             }
         }
         workers.stop()
         #expect(log.jobs.sorted() == Array(0..<500))
+        // Three threads, each of which ran the jobs given to it (`job % 3`), in order.
+        #expect(Set(log.byThread.values) == Set((0..<3).map { Array(stride(from: $0, to: 500, by: 3)) }))
         #if os(Linux)
         let expected = min(Self.niceValue() + DecodeWorkers.niceness, 19)
         #expect(log.niceValues == [expected])
