@@ -63,7 +63,7 @@ package final class CatalogWriter {
     private var hadProfilesBeforeRun = true
 
     private enum HotStatement {
-        case upsertProfile, upsertBuild
+        case upsertProfile, upsertPlist, upsertBuild
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
         case insertDevices, linkDevices, unlinkDevices, insertEntitlements, touchProfile
 
@@ -97,9 +97,9 @@ package final class CatalogWriter {
                     app_id_prefixes, platforms, kind, xcode_managed, ppq_check, creation_date, expiration_date,
                     effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
                     get_task_allow, provisions_all_devices, device_count, certificate_count, time_to_live,
-                    version, sha256, raw_plist, first_seen, last_seen, signature, signature_reason, der_profile,
+                    version, sha256, first_seen, last_seen, signature, signature_reason, der_profile,
                     der_profile_differences)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, app_id_name = excluded.app_id_name,
                     team_id = excluded.team_id, team_name = excluded.team_name,
                     team_identifiers = excluded.team_identifiers, app_id_prefixes = excluded.app_id_prefixes,
@@ -112,12 +112,15 @@ package final class CatalogWriter {
                     get_task_allow = excluded.get_task_allow, provisions_all_devices = excluded.provisions_all_devices,
                     device_count = excluded.device_count, certificate_count = excluded.certificate_count,
                     time_to_live = excluded.time_to_live, version = excluded.version, sha256 = excluded.sha256,
-                    raw_plist = excluded.raw_plist,
                     first_seen = \(dialect.earlier("profiles.first_seen", "excluded.first_seen")),
                     last_seen = \(dialect.later("profiles.last_seen", "excluded.last_seen")), signature = excluded.signature,
                     signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
                     der_profile_differences = excluded.der_profile_differences
                 \(dialect.returningID)
+                """
+            case .upsertPlist: return """
+                INSERT INTO profile_plists (profile_id, raw_plist) VALUES (CAST(? AS bigint), ?)
+                ON CONFLICT (profile_id) DO UPDATE SET raw_plist = excluded.raw_plist
                 """
             case .insertCertificate: return """
                 INSERT INTO certificates (sha1, sha256, common_name, team_id, organization, issuer_common_name,
@@ -423,7 +426,7 @@ package final class CatalogWriter {
         // One id per listed device, or the plist is stored as it is (never expected).
         let rawPlist = (deviceIDs.count == profile.devices.count ? compact.stored(deviceIDs: deviceIDs) : nil) ?? profile.rawPlist
         // Positional values in the column order of `HotStatement.upsertProfile`: this statement runs
-        // once per new profile, and a dictionary of 32 named values, the lookup of its 2.6 KB of
+        // once per new profile, and a dictionary of 31 named values, the lookup of its 2.6 KB of
         // SQL by text and binding by name were a third of its cost on the writing thread.
         let seen = SQLValue(now)
         let values: [SQLValue] = [
@@ -437,7 +440,7 @@ package final class CatalogWriter {
             SQLValue(profile.applicationIdentifier), SQLValue(profile.bundleID), SQLValue(profile.apsEnvironment),
             SQLValue(profile.getTaskAllow), SQLValue(profile.provisionsAllDevices), SQLValue(profile.devices.count),
             SQLValue(profile.certificates.count), SQLValue(profile.timeToLive), SQLValue(profile.version),
-            .text(profile.sha256), .blob(rawPlist), seen, seen,
+            .text(profile.sha256), seen, seen,
             SQLValue(profile.signature?.status.rawValue), SQLValue(profile.signature?.reason),
             .text(profile.derProfile.status.rawValue),
             .text(JSONValue.strings(profile.derProfile.differences).serialized()),
@@ -445,6 +448,8 @@ package final class CatalogWriter {
         guard let profileID = try runReturningID(.upsertProfile, values)
                 ?? sharedDB.firstRow("SELECT id FROM profiles WHERE uuid = ?", [.text(profile.uuid)])?.int64("id")
         else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
+        // In a table of its own (migration 0016): the rest of the row stays on one page.
+        try run(.upsertPlist, [.integer(profileID), .blob(rawPlist)])
         if existing != nil {
             try sharedDB.write("DELETE FROM profile_certificates WHERE profile_id = ?", [.integer(profileID)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])

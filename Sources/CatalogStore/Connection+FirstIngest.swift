@@ -109,12 +109,14 @@ extension Connection {
 
     /// The references checked by range: integer ids into an `INTEGER PRIMARY KEY`, which the
     /// writer's statements always write through `CAST(… AS bigint)` (``CatalogWriter``'s
-    /// `linkDevices` and `insertEntitlements`), so that every value is an integer. A REAL that is
-    /// not a whole number could lie in 1…n and miss; no statement of the writer can store one.
+    /// `linkDevices`, `insertEntitlements` and `upsertPlist`), so that every value is an integer. A
+    /// REAL that is not a whole number could lie in 1…n and miss; no statement of the writer can
+    /// store one.
     static let rangeCheckedReferences: [(table: String, column: String, parent: String)] = [
         ("entitlements", "profile_id", "profiles"),
         ("profile_devices", "device_id", "devices"),
         ("profile_devices", "profile_id", "profiles"),
+        ("profile_plists", "profile_id", "profiles"),
     ]
 
     /// n when the ids of `table` (its `INTEGER PRIMARY KEY id`) are exactly 1…n (0 when it is

@@ -72,7 +72,7 @@ import CatalogIngest
         #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
     }
 
-    /// The device links and entitlements are checked by range when the parents' ids are 1…n: a link
+    /// The device links, entitlements and stored plists are checked by range when the parents' ids are 1…n: a link
     /// past the last device, below the first, of a missing profile or stored as text fails the run
     /// as the row-by-row check would; with a gap in the devices' ids, the row-by-row check decides.
     @Test func rangeCheckedReferencesFailAsTheRowByRowCheckWould() throws {
@@ -82,6 +82,7 @@ import CatalogIngest
             ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (2, 1)", "profiles"),
             ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 'x')", "devices"),
             ([], "INSERT INTO entitlements (profile_id, key, value_json) VALUES (2, 'k', '1')", "profiles"),
+            ([], "INSERT INTO profile_plists (profile_id, raw_plist) VALUES (2, x'00')", "profiles"),
             // Device ids 1, 2 and 4: not 1…n, so every row is looked up, and 3 is missing.
             (["INSERT INTO devices (id, udid, first_seen) VALUES (4, 'D4', '2026-01-01T00:00:00Z')"],
              "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 3)", "devices"),
@@ -95,7 +96,8 @@ import CatalogIngest
                               "INSERT INTO devices (id, udid, first_seen) VALUES (1, 'D1', '2026-01-01T00:00:00Z')",
                               "INSERT INTO devices (id, udid, first_seen) VALUES (2, 'D2', '2026-01-01T00:00:00Z')",
                               "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 2)",
-                              "INSERT INTO entitlements (profile_id, key, value_json) VALUES (1, 'k', '1')"]
+                              "INSERT INTO entitlements (profile_id, key, value_json) VALUES (1, 'k', '1')",
+                              "INSERT INTO profile_plists (profile_id, raw_plist) VALUES (1, x'00')"]
                 + setup + (dangling.map { [$0] } ?? [])
             do {
                 try Catalogue(connection).writeRun { for sql in statements { try connection.execute(sql) } }
@@ -111,9 +113,9 @@ import CatalogIngest
     static func minimalProfileInsert() -> String {
         """
         INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
-            expiry_cause, sha256, raw_plist, first_seen, last_seen)
+            expiry_cause, sha256, first_seen, last_seen)
         VALUES (1, 'U1', 'P', 'development', '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z', '2027-01-01T00:00:00Z',
-            'profile', 'aa', x'00', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')
+            'profile', 'aa', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')
         """
     }
 }

@@ -40,7 +40,9 @@ struct PostgreSQLIngestTests {
     /// compared as rebuilt, since the stored values name devices by id.
     static func contents(_ url: String) throws -> [[SQLValue]] {
         let connection = try PostgreSQLConnection(url)
-        let plists = try connection.query("SELECT uuid, raw_plist FROM profiles ORDER BY uuid").map { row -> [SQLValue] in
+        let plists = try connection.query("""
+            SELECT p.uuid, pl.raw_plist FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id ORDER BY p.uuid
+            """).map { row -> [SQLValue] in
             let plist = try CompactPlist.decode(row.blob("raw_plist") ?? [], certificate: { sha1 in
                 try connection.queryFirst("SELECT der FROM certificate_der WHERE sha1 = $1", [.text(sha1)])?.blob("der")
             }, device: { id in

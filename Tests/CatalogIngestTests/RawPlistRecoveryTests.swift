@@ -35,7 +35,7 @@ struct RawPlistRecoveryTests {
         let connection = try Connection.openCatalogue(path: db, readOnly: true)
         var stored = 0, original = 0
         for uuid in try connection.strings("SELECT uuid FROM profiles") {
-            let row = try connection.queryFirst("SELECT raw_plist FROM profiles WHERE uuid = ?", [.text(uuid)])
+            let row = try connection.queryFirst(Self.storedPlist, [.text(uuid)])
             stored += try #require(row?[0].blob).count
             let plist = try connection.rawPlist(uuid: uuid)
             original += try #require(plist).count
@@ -67,6 +67,11 @@ struct RawPlistRecoveryTests {
         #expect(failed >= 10, "profiles that needed a certificate: \(failed)")
     }
 
+    /// A profile's content hash and its plist as stored (in its own table since migration 0016).
+    static let storedPlist = """
+        SELECT pl.raw_plist, p.sha256 FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id WHERE p.uuid = ?
+        """
+
     /// Decodes every profile file under `root` and compares its plist with what the catalogue gives
     /// back for its UUID, when the catalogue holds that content (two fixtures may share a UUID).
     private func checkRecovery(under root: String, db: String) throws -> (compared: Int, compact: Int) {
@@ -76,8 +81,7 @@ struct RawPlistRecoveryTests {
         for relative in files.sorted() where relative.hasSuffix(".mobileprovision") || relative.hasSuffix(".provisionprofile") {
             guard let bytes = try? readBytes(root + "/" + relative),
                   let profile = try? ProfileDecoder.decode(bytes, trust: nil) else { continue }
-            guard let row = try connection.queryFirst("SELECT sha256, raw_plist FROM profiles WHERE uuid = ?",
-                                                      [.text(profile.uuid)]),
+            guard let row = try connection.queryFirst(Self.storedPlist, [.text(profile.uuid)]),
                   row.string("sha256") == profile.sha256 else { continue }
             let recovered = try connection.rawPlist(uuid: profile.uuid)
             #expect(recovered == profile.rawPlist, "\(relative): the raw plist did not come back byte for byte")

@@ -14,3 +14,12 @@ func catalogue(before name: String, at path: String, now: String) throws -> Conn
         """, [.text(now)])
     return old
 }
+
+/// For the tests of one migration: the catalogue at `path` migrated up to and including the
+/// migration named `name`, and no further (a later migration may change what the test compares).
+func catalogue(through name: String, at path: String) throws -> Connection {
+    let migration = try #require(Migration.all.firstIndex { $0.name == name })
+    let connection = try Connection(path: path)
+    try Migrator(migrations: Array(Migration.all.prefix(through: migration))).migrate(connection)
+    return connection
+}

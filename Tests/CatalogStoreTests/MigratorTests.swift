@@ -5,7 +5,7 @@ import Testing
 @Suite struct MigratorTests {
     static let tables = ["builds", "certificate_der", "certificates", "devices", "entitlements", "files", "ingest_errors",
                          "ingest_runs", "profile_certificates", "profile_devices", "profile_locations",
-                         "profile_undecodable_certificates", "profiles", "schema_migrations"]
+                         "profile_plists", "profile_undecodable_certificates", "profiles", "schema_migrations"]
 
     // MARK: Applying
 
