@@ -26,6 +26,35 @@ import Testing
         #expect(try permissions(of: path) == 0o644)
     }
 
+    /// Issue 15: a new file (or one created empty) gets 16 KB pages; a file made with SQLite's 4 KB
+    /// keeps them, rows and all, when opened for writing again.
+    @Test func aNewFileGets16KBPagesAndAnOldOneKeepsItsOwn() throws {
+        let directory = try TemporaryDirectory()
+        let fresh = try Connection(path: directory.path("new.sqlite"))
+        try fresh.execute("CREATE TABLE t (x)")
+        #expect(try fresh.queryFirst("PRAGMA page_size")?[0] == .integer(Int64(Connection.newFilePageSize)))
+        #expect(Connection.newFilePageSize == 16_384)
+
+        let empty = directory.path("empty.sqlite")
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        let created = try Connection(path: empty)
+        try created.execute("CREATE TABLE t (x)")
+        #expect(try created.queryFirst("PRAGMA page_size")?[0] == .integer(16_384))
+
+        let old = directory.path("old.sqlite")
+        do {
+            let made = try Connection(path: old, wal: false)
+            try made.execute("PRAGMA page_size = 4096")
+            try made.execute("VACUUM")
+            try made.execute("CREATE TABLE t (x)")
+            try made.execute("INSERT INTO t VALUES (7)")
+            #expect(try made.queryFirst("PRAGMA page_size")?[0] == .integer(4096))
+        }
+        let reopened = try Connection(path: old)
+        #expect(try reopened.queryFirst("PRAGMA page_size")?[0] == .integer(4096))
+        #expect(try reopened.queryFirst("SELECT x FROM t")?[0] == .integer(7))
+    }
+
     @Test func walForeignKeysAndBusyTimeoutAreOn() throws {
         let directory = try TemporaryDirectory()
         let connection = try Connection(path: directory.path("db.sqlite"))
