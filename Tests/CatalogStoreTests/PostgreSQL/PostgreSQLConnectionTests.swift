@@ -79,9 +79,9 @@ struct PostgreSQLConnectionTests {
             try PostgreSQLConnection("postgresql://nobody@127.0.0.1:\(listener.port)/x?connect_timeout=2")
         }
         #expect(quick.condition == .connectionFailure)
-        // libpq before 17 (Debian 12 ships 15) sets its deadline in whole seconds of `time()`, so a
-        // 2 s timeout ends 1 to 2 s after the call, depending on where in its second the call began
-        // (1.008 s seen here): the lower bound 1.5 failed about every other run.
+        // libpq 15 (Debian 12's) sets its deadline in whole seconds of `time()`, so a 2 s timeout
+        // ends 1 to 2 s after the call, depending on where in its second the call began (1.008 s
+        // seen here): the lower bound 1.5 failed about every other run.
         #expect((0.9..<8).contains(Date().timeIntervalSince(started)), "\(quick)")
         // Without one, the default (libpq's own would wait forever).
         started = Date()
