@@ -58,6 +58,15 @@ package final class CatalogWriter {
     /// UUIDs this run inserted: a profile met earlier in the same run is not what a new one renews,
     /// so the count does not depend on walk order and a first run into an empty catalogue has none.
     private var insertedThisRun = Set<String>()
+    /// Device links of the profiles this run wrote, not yet in `device_profiles` (SQLite): profile
+    /// ids by device id, written a row per device by ``flushDeviceLinks()`` — when there are
+    /// ``deviceLinkBatch`` of them, before a profile is unlinked, and when the run finishes. A
+    /// first ingest of 100,000 profiles links 2.7 million pairs: about 50 rows per device instead
+    /// of a row and an index entry per pair (migration 0017).
+    private var pendingDeviceLinks: [Int64: [Int64]] = [:]
+    private var pendingDeviceLinkCount = 0
+    /// At most this many links wait in memory (16 bytes or so each).
+    static let deviceLinkBatch = 1 << 19
     /// Whether the catalogue held any profile when the run began: if not, no profile of the run can
     /// renew one catalogued before it, and the search is not made (a first ingest makes 10,000).
     private var hadProfilesBeforeRun = true
@@ -65,7 +74,7 @@ package final class CatalogWriter {
     private enum HotStatement {
         case upsertProfile, upsertPlist, upsertBuild
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
-        case insertDevices, linkDevices, unlinkDevices, insertEntitlements, touchProfile
+        case insertDevices, linkDevices, unlinkDevice, dropEmptyDeviceLists, insertEntitlements, touchProfile
 
         /// Whether it writes the host's rows (on `db`) rather than shared ones (on `sharedDB`).
         var writesHostRows: Bool { self == .upsertBuild }
@@ -98,8 +107,8 @@ package final class CatalogWriter {
                     effective_expiration_date, expiry_cause, application_identifier, bundle_id, aps_environment,
                     get_task_allow, provisions_all_devices, device_count, certificate_count, time_to_live,
                     version, sha256, first_seen, last_seen, signature, signature_reason, der_profile,
-                    der_profile_differences)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    der_profile_differences, device_ids)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, app_id_name = excluded.app_id_name,
                     team_id = excluded.team_id, team_name = excluded.team_name,
                     team_identifiers = excluded.team_identifiers, app_id_prefixes = excluded.app_id_prefixes,
@@ -115,7 +124,7 @@ package final class CatalogWriter {
                     first_seen = \(dialect.earlier("profiles.first_seen", "excluded.first_seen")),
                     last_seen = \(dialect.later("profiles.last_seen", "excluded.last_seen")), signature = excluded.signature,
                     signature_reason = excluded.signature_reason, der_profile = excluded.der_profile,
-                    der_profile_differences = excluded.der_profile_differences
+                    der_profile_differences = excluded.der_profile_differences, device_ids = excluded.device_ids
                 \(dialect.returningID)
                 """
             case .upsertPlist: return """
@@ -151,12 +160,26 @@ package final class CatalogWriter {
                 ON CONFLICT (udid) DO UPDATE SET first_seen = excluded.first_seen
                 WHERE excluded.first_seen < devices.first_seen
                 """
+            // Values: device id, the least profile id of the list, the JSON array of profile ids
+            // (ascending). A row already under that key (a profile linked again after an update,
+            // or on PostgreSQL another host's write of the same profile) takes the union.
             case .linkDevices: return """
-                INSERT INTO profile_devices (profile_id, device_id)
-                SELECT CAST(? AS bigint), CAST(elements.value AS bigint) FROM \(dialect.jsonArrayTable("?", as: "elements"))
-                WHERE true ON CONFLICT DO NOTHING
+                INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
+                VALUES (CAST(? AS bigint), CAST(? AS bigint), ?)
+                ON CONFLICT (device_id, first_profile_id) DO UPDATE SET profile_ids = \(dialect.jsonIDArray(from: """
+                    (\(dialect.jsonIDs("device_profiles.profile_ids")) UNION \(dialect.jsonIDs("excluded.profile_ids"))) AS merged
+                    """))
                 """
-            case .unlinkDevices: return "DELETE FROM profile_devices WHERE profile_id = ?"
+            // Values: profile id, device id, profile id. Takes the profile out of the device's lists.
+            case .unlinkDevice: return """
+                UPDATE device_profiles SET profile_ids = \(dialect.jsonIDArray(from: """
+                    (\(dialect.jsonIDs("device_profiles.profile_ids"))) AS kept WHERE v <> CAST(? AS bigint)
+                    """))
+                WHERE device_id = CAST(? AS bigint)
+                  AND CAST(? AS bigint) IN (\(dialect.jsonIDs("device_profiles.profile_ids")))
+                """
+            case .dropEmptyDeviceLists:
+                return "DELETE FROM device_profiles WHERE device_id = CAST(? AS bigint) AND profile_ids IN ('[]', '')"
             // Values: now, now, uuid, now, now.
             case .touchProfile: return """
                 UPDATE profiles
@@ -279,6 +302,7 @@ package final class CatalogWriter {
     }
 
     package func finishRun(_ runID: Int64, counts: RunCounts, status: RunStatus, at now: Date) throws {
+        try flushDeviceLinks()
         try db.write("""
             UPDATE ingest_runs SET finished_at = :finished, status = :status,
                 files_scanned = :files_scanned, files_unchanged = :files_unchanged,
@@ -404,6 +428,74 @@ package final class CatalogWriter {
         }
     }
 
+    /// The device ids the catalogued profile `uuid` lists (`profiles.device_ids`).
+    private func storedDeviceIDs(_ uuid: String) throws -> [Int64] {
+        guard let list = try sharedDB.firstRow("SELECT device_ids FROM profiles WHERE uuid = ?", [.text(uuid)])?
+            .string("device_ids") else { return [] }
+        return Self.integers(inJSONArray: list)
+    }
+
+    /// The integers of a JSON array of row ids as either engine writes it ("[1,2]", "[1, 2]").
+    static func integers(inJSONArray text: String) -> [Int64] {
+        var ids: [Int64] = [], current: Int64 = 0, inNumber = false
+        for byte in text.utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                current = current &* 10 &+ Int64(byte - UInt8(ascii: "0"))
+                inNumber = true
+            } else if inNumber {
+                ids.append(current)
+                current = 0
+                inNumber = false
+            }
+        }
+        if inNumber { ids.append(current) }
+        return ids
+    }
+
+    /// Adds the profile `profileID` to the lists of `devices` (migration 0017). On SQLite the
+    /// links wait in memory for ``flushDeviceLinks()``; on PostgreSQL each device gets a row of its
+    /// own under this profile's id, in the profile's transaction, sorted by device (the order every
+    /// writer takes their locks in).
+    private func linkDevices(_ profileID: Int64, to devices: [Int64]) throws {
+        guard !devices.isEmpty else { return }
+        if sharedConnection != nil {
+            let list = SQLValue.text(Self.jsonArray([profileID]))
+            for device in Set(devices).sorted() { try run(.linkDevices, [.integer(device), .integer(profileID), list]) }
+            return
+        }
+        for device in devices { pendingDeviceLinks[device, default: []].append(profileID) }
+        pendingDeviceLinkCount += devices.count
+        if pendingDeviceLinkCount >= Self.deviceLinkBatch { try flushDeviceLinks() }
+    }
+
+    /// Takes the profile `profileID` out of the lists of `devices`, dropping lists left empty.
+    private func unlinkDevices(_ profileID: Int64, from devices: [Int64]) throws {
+        guard !devices.isEmpty else { return }
+        // Links still in memory may name the profile: in the table first.
+        try flushDeviceLinks()
+        for device in Set(devices).sorted() {
+            try run(.unlinkDevice, [.integer(profileID), .integer(device), .integer(profileID)])
+            try run(.dropEmptyDeviceLists, [.integer(device)])
+        }
+    }
+
+    /// Writes the device links waiting in memory (SQLite): a row per device, its profile ids
+    /// ascending, keyed by the least. Called before the run's transaction commits (``finishRun``);
+    /// a writer used without `finishRun` calls it before committing.
+    package func flushDeviceLinks() throws {
+        guard pendingDeviceLinkCount > 0 else { return }
+        for (device, profiles) in pendingDeviceLinks.sorted(by: { $0.key < $1.key }) {
+            // Ascending already, but for a profile linked again after an update; a device a
+            // profile lists twice is linked once.
+            var ascending: [Int64] = []
+            ascending.reserveCapacity(profiles.count)
+            for id in profiles.sorted() where ascending.last != id { ascending.append(id) }
+            try run(.linkDevices, [.integer(device), .integer(ascending[0]), .text(Self.jsonArray(ascending))])
+        }
+        pendingDeviceLinks.removeAll(keepingCapacity: true)
+        pendingDeviceLinkCount = 0
+    }
+
     /// The content hash of the catalogued profile `uuid`; nil when there is none.
     private func storedSHA256(_ uuid: String) throws -> String? {
         try sharedDB.firstRow("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(uuid)])?.string("sha256")
@@ -425,6 +517,8 @@ package final class CatalogWriter {
         let deviceIDs = profile.devices.isEmpty ? [] : try deviceIDs(profile.devices, seen: SQLValue(now))
         // One id per listed device, or the plist is stored as it is (never expected).
         let rawPlist = (deviceIDs.count == profile.devices.count ? compact.stored(deviceIDs: deviceIDs) : nil) ?? profile.rawPlist
+        // The device ids an update replaces, read before the upsert overwrites them.
+        let oldDeviceIDs = existing == nil ? [] : try storedDeviceIDs(profile.uuid)
         // Positional values in the column order of `HotStatement.upsertProfile`: this statement runs
         // once per new profile, and a dictionary of 31 named values, the lookup of its 2.6 KB of
         // SQL by text and binding by name were a third of its cost on the writing thread.
@@ -444,6 +538,7 @@ package final class CatalogWriter {
             SQLValue(profile.signature?.status.rawValue), SQLValue(profile.signature?.reason),
             .text(profile.derProfile.status.rawValue),
             .text(JSONValue.strings(profile.derProfile.differences).serialized()),
+            deviceIDs.isEmpty ? .null : .text(Self.jsonArray(deviceIDs)),
         ]
         guard let profileID = try runReturningID(.upsertProfile, values)
                 ?? sharedDB.firstRow("SELECT id FROM profiles WHERE uuid = ?", [.text(profile.uuid)])?.int64("id")
@@ -454,20 +549,26 @@ package final class CatalogWriter {
             try sharedDB.write("DELETE FROM profile_certificates WHERE profile_id = ?", [.integer(profileID)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])
             try sharedDB.write("DELETE FROM entitlements WHERE profile_id = ?", [.integer(profileID)])
-            try run(.unlinkDevices, [.integer(profileID)])
         }
-        try insertChildren(of: profile, id: profileID, devices: deviceIDs, at: now)
+        try insertChildren(of: profile, id: profileID, at: now)
+        // Only the links that changed: `ingest --full` rewrites every profile, nearly always with
+        // the same devices.
+        if oldDeviceIDs.isEmpty {
+            try linkDevices(profileID, to: deviceIDs)
+        } else {
+            let kept = Set(oldDeviceIDs).intersection(deviceIDs)
+            try unlinkDevices(profileID, from: oldDeviceIDs.filter { !kept.contains($0) })
+            try linkDevices(profileID, to: deviceIDs.filter { !kept.contains($0) })
+        }
         if existing != nil { return .updated }
         let renewal = try hadProfilesBeforeRun && isRenewal(profile)
         insertedThisRun.insert(profile.uuid)
         return renewal ? .renewed : .new
     }
 
-    /// The profile's certificates, device links and entitlements (`id`: the profile's row id;
-    /// `devices`: its devices' row ids, inserted before the profile). Devices and certificates are
+    /// The profile's certificates and entitlements (`id`: the profile's row id). Certificates are
     /// inserted sorted by key before any link, the order every writer takes their locks in.
-    private func insertChildren(of profile: ProvisioningProfile, id profileID: Int64, devices deviceIDs: [Int64],
-                                at now: Date) throws {
+    private func insertChildren(of profile: ProvisioningProfile, id profileID: Int64, at now: Date) throws {
         let uuid = SQLValue.text(profile.uuid)
         let seen = SQLValue(now)
         let certificates = profile.certificates.sorted { $0.sha1 < $1.sha1 }
@@ -486,10 +587,6 @@ package final class CatalogWriter {
         for entry in profile.undecodableCertificates {
             try run(.insertUndecodableCertificate, [uuid, SQLValue(entry.index), SQLValue(entry.size),
                                                     .text(entry.sha1), .text(entry.sha256), .text(entry.reason)])
-        }
-        if !deviceIDs.isEmpty {
-            // One statement links them all: the database walks the JSON array of ids itself.
-            try run(.linkDevices, [.integer(profileID), .text(Self.jsonArray(deviceIDs))])
         }
         if !profile.entitlements.isEmpty {
             try run(.insertEntitlements, [.integer(profileID), .text(Self.entitlementsObject(profile.entitlements))])

@@ -29,7 +29,7 @@ import CCatalogZlib
 ///                            digits, `-`, 16 upper-case digits (``HexString``)
 ///     04                     a device by reference (format 2): the `udid` of the device whose id is
 ///                            the next varint of the device section. Each profile links the devices it
-///                            lists (`profile_devices`) and devices are never deleted, so the row is
+///                            lists (`profiles.device_ids`) and devices are never deleted, so the row is
 ///                            there as long as the profile is.
 ///
 /// and a `layout` says how the base64 text was laid out between `<data>` and `</data>`: varint L, the

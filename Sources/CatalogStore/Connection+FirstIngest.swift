@@ -114,8 +114,7 @@ extension Connection {
     /// store one.
     static let rangeCheckedReferences: [(table: String, column: String, parent: String)] = [
         ("entitlements", "profile_id", "profiles"),
-        ("profile_devices", "device_id", "devices"),
-        ("profile_devices", "profile_id", "profiles"),
+        ("device_profiles", "device_id", "devices"),
         ("profile_plists", "profile_id", "profiles"),
     ]
 

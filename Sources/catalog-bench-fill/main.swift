@@ -96,6 +96,7 @@ do {
                                           mtime: created, sha256: profile.sha256, at: reference)
                 uuids.append(uuid)
             }
+            try writer.flushDeviceLinks()
         }
         done = min(done + chunk, profileCount)
         FileHandle.standardError.write(Data("profiles: \(done)\n".utf8))

@@ -72,20 +72,19 @@ import CatalogIngest
         #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
     }
 
-    /// The device links, entitlements and stored plists are checked by range when the parents' ids are 1…n: a link
-    /// past the last device, below the first, of a missing profile or stored as text fails the run
+    /// The device lists, entitlements and stored plists are checked by range when the parents' ids are 1…n: a list
+    /// of a device past the last, below the first or stored as text, or a row of a missing profile, fails the run
     /// as the row-by-row check would; with a gap in the devices' ids, the row-by-row check decides.
     @Test func rangeCheckedReferencesFailAsTheRowByRowCheckWould() throws {
         let cases: [(setup: [String], dangling: String?, parent: String)] = [
-            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 3)", "devices"),
-            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 0)", "devices"),
-            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (2, 1)", "profiles"),
-            ([], "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 'x')", "devices"),
+            ([], "INSERT INTO device_profiles (device_id, first_profile_id, profile_ids) VALUES (3, 1, '[1]')", "devices"),
+            ([], "INSERT INTO device_profiles (device_id, first_profile_id, profile_ids) VALUES (0, 1, '[1]')", "devices"),
+            ([], "INSERT INTO device_profiles (device_id, first_profile_id, profile_ids) VALUES ('x', 1, '[1]')", "devices"),
             ([], "INSERT INTO entitlements (profile_id, key, value_json) VALUES (2, 'k', '1')", "profiles"),
             ([], "INSERT INTO profile_plists (profile_id, raw_plist) VALUES (2, x'00')", "profiles"),
             // Device ids 1, 2 and 4: not 1…n, so every row is looked up, and 3 is missing.
             (["INSERT INTO devices (id, udid, first_seen) VALUES (4, 'D4', '2026-01-01T00:00:00Z')"],
-             "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 3)", "devices"),
+             "INSERT INTO device_profiles (device_id, first_profile_id, profile_ids) VALUES (3, 1, '[1]')", "devices"),
             (["INSERT INTO devices (id, udid, first_seen) VALUES (4, 'D4', '2026-01-01T00:00:00Z')"], nil, ""),
         ]
         for (index, (setup, dangling, parent)) in cases.enumerated() {
@@ -95,7 +94,7 @@ import CatalogIngest
             let statements = [profile,
                               "INSERT INTO devices (id, udid, first_seen) VALUES (1, 'D1', '2026-01-01T00:00:00Z')",
                               "INSERT INTO devices (id, udid, first_seen) VALUES (2, 'D2', '2026-01-01T00:00:00Z')",
-                              "INSERT INTO profile_devices (profile_id, device_id) VALUES (1, 2)",
+                              "INSERT INTO device_profiles (device_id, first_profile_id, profile_ids) VALUES (2, 1, '[1]')",
                               "INSERT INTO entitlements (profile_id, key, value_json) VALUES (1, 'k', '1')",
                               "INSERT INTO profile_plists (profile_id, raw_plist) VALUES (1, x'00')"]
                 + setup + (dangling.map { [$0] } ?? [])

@@ -59,8 +59,12 @@ struct PostgreSQLIngestTests {
             "SELECT sha1, md5(der) FROM certificate_der ORDER BY sha1",
             "SELECT udid FROM devices ORDER BY udid",
             """
-            SELECT p.uuid, d.udid FROM profile_devices pd JOIN profiles p ON p.id = pd.profile_id
-            JOIN devices d ON d.id = pd.device_id ORDER BY 1, 2
+            SELECT p.uuid, d.udid FROM device_profiles dp, json_array_elements_text(CAST(dp.profile_ids AS json)) listed,
+                profiles p, devices d WHERE p.id = CAST(listed.value AS bigint) AND d.id = dp.device_id ORDER BY 1, 2
+            """,
+            """
+            SELECT p.uuid, d.udid FROM profiles p, json_array_elements_text(CAST(p.device_ids AS json)) listed, devices d
+            WHERE d.id = CAST(listed.value AS bigint) ORDER BY 1, 2
             """,
             "SELECT p.uuid, certificate_sha1 FROM profile_certificates JOIN profiles p ON p.id = profile_id ORDER BY 1, 2",
             "SELECT p.uuid, key, value_json FROM entitlements JOIN profiles p ON p.id = profile_id ORDER BY 1, 2",

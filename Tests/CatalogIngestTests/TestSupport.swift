@@ -172,7 +172,12 @@ func canonicalDump(_ path: String) throws -> [String] {
         """,
         """
         SELECT 'profile_device ' || p.uuid || ' ' || d.udid AS line
-        FROM profile_devices pd JOIN profiles p ON p.id = pd.profile_id JOIN devices d ON d.id = pd.device_id
+        FROM device_profiles dp, json_each(dp.profile_ids) listed, profiles p, devices d
+        WHERE p.id = listed.value AND d.id = dp.device_id
+        """,
+        """
+        SELECT 'listed_device ' || p.uuid || ' ' || d.udid AS line
+        FROM profiles p, json_each(p.device_ids) listed, devices d WHERE d.id = listed.value
         """,
         "SELECT 'file ' || path || ' ' || size || ' ' || status || ' ' || ifnull(sha256, '-') AS line FROM files",
     ]

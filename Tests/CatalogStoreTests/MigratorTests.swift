@@ -3,8 +3,8 @@ import Testing
 @testable import CatalogStore
 
 @Suite struct MigratorTests {
-    static let tables = ["builds", "certificate_der", "certificates", "devices", "entitlements", "files", "ingest_errors",
-                         "ingest_runs", "profile_certificates", "profile_devices", "profile_locations",
+    static let tables = ["builds", "certificate_der", "certificates", "device_profiles", "devices", "entitlements", "files",
+                         "ingest_errors", "ingest_runs", "profile_certificates", "profile_locations",
                          "profile_plists", "profile_undecodable_certificates", "profiles", "schema_migrations"]
 
     // MARK: Applying
@@ -35,7 +35,7 @@ import Testing
         let expected: [(table: String, firstColumn: String)] = [
             // profiles_supersession leads with team_id; no query searches the signed expiration date (0014).
             ("profiles", "effective_expiration_date"), ("profiles", "team_id"),
-            ("profiles", "bundle_id"), ("profiles", "name"), ("profile_devices", "device_id"), ("devices", "udid"),
+            ("profiles", "bundle_id"), ("profiles", "name"), ("device_profiles", "device_id"), ("devices", "udid"),
             ("profile_certificates", "certificate_sha1"), ("certificates", "not_after"),
             ("certificates", "team_id"), ("builds", "bundle_id"), ("builds", "profile_uuid"),
             ("builds", "team_id"), ("builds", "path"), ("profile_locations", "profile_uuid"),

@@ -64,13 +64,12 @@ extension CatalogQueries {
         if let by = filter.launchesUntilBy { clauses.add("p.effective_expiration_date <= ?", SQLValue(by)) }
         if let from = filter.launchesFrom { clauses.add("p.effective_expiration_date >= ?", SQLValue(from)) }
         if let udid = filter.installableBy {
-            clauses.add("""
+            clauses.add(dialect.fragment("""
                 p.kind <> 'app-store' AND p.effective_expiration_date >= ?
                 AND b.profile_uuid IN (
-                    SELECT listing.uuid FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
-                    JOIN profiles listing ON listing.id = pd.profile_id WHERE d.udid IN (?, ?, ?)
+                    SELECT listing.uuid FROM profiles listing WHERE listing.id IN (\(deviceProfileIDs))
                     UNION SELECT everyone.uuid FROM profiles everyone WHERE everyone.provisions_all_devices = 1)
-                """, SQLValue(filter.now), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
+                """), SQLValue(filter.now), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
         }
         var parameters = clauses.parameters
         var sql = """

@@ -41,9 +41,11 @@ extension CatalogQueries {
     /// Every device with how many profiles (and live profiles) list it, most used first.
     package func devices() throws -> [DeviceSummary] {
         try db.rows("""
-            SELECT d.udid, count(pd.profile_id) AS profile_count, d.first_seen
-            FROM devices d LEFT JOIN profile_devices pd ON pd.device_id = d.id
-            GROUP BY d.id ORDER BY profile_count DESC, d.udid
+            SELECT d.udid, coalesce(lists.n, 0) AS profile_count, d.first_seen
+            FROM devices d LEFT JOIN (
+                SELECT device_id, sum(\(dialect.jsonArrayLength("profile_ids"))) AS n FROM device_profiles GROUP BY device_id
+            ) lists ON lists.device_id = d.id
+            ORDER BY profile_count DESC, d.udid
             """).map(DeviceSummary.init)
     }
 

@@ -77,10 +77,7 @@ extension CatalogQueries {
         }
         if let by = filter.expiringBy { clauses.add("p.effective_expiration_date <= ?", SQLValue(by)) }
         if let udid = filter.udid {
-            clauses.add("""
-                p.id IN (SELECT pd.profile_id FROM devices d JOIN profile_devices pd ON pd.device_id = d.id
-                         WHERE d.udid IN (?, ?, ?))
-                """, .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
+            clauses.add(dialect.fragment("p.id IN (\(deviceProfileIDs))"), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
         }
         if let sha1s = filter.certificateSHA1s {
             clauses.add(dialect.fragment("""
@@ -220,8 +217,8 @@ extension CatalogQueries {
                                    sha256: $0.string("sha256") ?? "", reason: $0.string("reason") ?? "")
         }
         let devices = try db.rows("""
-            SELECT d.udid FROM profile_devices pd JOIN devices d ON d.id = pd.device_id
-            WHERE pd.profile_id = ? ORDER BY d.udid
+            SELECT d.udid FROM profiles p, \(dialect.jsonArrayTable("p.device_ids", as: "listed")), devices d
+            WHERE p.id = ? AND d.id = CAST(listed.value AS bigint) ORDER BY d.udid
             """, [id]).compactMap { $0.string("udid") }
         let (onHost, hosts) = self.onHost("l.host", host)
         let locations = try db.rows("""

@@ -17,6 +17,16 @@ package struct CatalogQueries {
 
     var dialect: SQLDialect { db.dialect }
 
+    /// The ids of the profiles that list one device, its UDID bound three times (as given, upper
+    /// and lower case): a subquery for `id IN (…)`. Each device's lists of profile ids are in
+    /// `device_profiles` (migration 0017).
+    var deviceProfileIDs: String {
+        """
+        SELECT CAST(listed.value AS bigint) FROM devices d, device_profiles dp, \(dialect.jsonArrayTable("dp.profile_ids", as: "listed"))
+        WHERE dp.device_id = d.id AND d.udid IN (?, ?, ?)
+        """
+    }
+
     /// Where a profile may be found for it to count.
     package enum LocationScope: Sendable {
         /// A live standalone file (an installed profile).

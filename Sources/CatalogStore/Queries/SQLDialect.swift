@@ -48,6 +48,25 @@ enum SQLDialect: Sendable {
              "json_each_text(CAST(\(object) AS json)) AS \(alias)(key, value)")
     }
 
+    /// The integers of a JSON array of row ids (a column such as `profiles.device_ids` and
+    /// `device_profiles.profile_ids`, or a bound `?`) as a subquery with one bigint column, `v`
+    /// (migration 0017).
+    func jsonIDs(_ array: String) -> String {
+        "SELECT CAST(ids.value AS bigint) AS v FROM \(jsonArrayTable(array, as: "ids"))"
+    }
+
+    /// A JSON array of the bigint column `v` of `source` (a FROM item with that column), ascending:
+    /// '[]' when it has no rows. A list of ids as `device_profiles.profile_ids` keeps them.
+    func jsonIDArray(from source: String) -> String {
+        pick("(SELECT json_group_array(v) FROM (SELECT v FROM \(source) ORDER BY v))",
+             "(SELECT coalesce(json_agg(v ORDER BY v)::text, '[]') FROM \(source))")
+    }
+
+    /// The number of elements of a JSON array (a column).
+    func jsonArrayLength(_ array: String) -> String {
+        pick("json_array_length(\(array))", "json_array_length(CAST(\(array) AS json))")
+    }
+
     /// The strings of a JSON array as a subquery, for `x IN (…)`.
     func jsonArrayElements(_ array: String) -> String {
         "SELECT elements.value FROM \(jsonArrayTable(array, as: "elements"))"
