@@ -18,9 +18,8 @@
 --
 -- Reading: the profiles of a device are
 --   SELECT e.value FROM device_profiles dp, json_each(dp.profile_ids) e WHERE dp.device_id = ?
--- and its count sum(json_array_length(profile_ids)). A later migration that wants a row per link
--- back reads the same: INSERT INTO t SELECT dp.device_id, e.value FROM device_profiles dp,
--- json_each(dp.profile_ids) e.
+-- and its count sum(json_array_length(profile_ids)). The view profile_devices gives the pairs
+-- under the old table's name and columns, for scripts (and a later migration) that read them.
 
 ALTER TABLE profiles ADD COLUMN device_ids TEXT;
 UPDATE profiles SET device_ids = (
@@ -40,3 +39,5 @@ SELECT device_id, min(profile_id), json_group_array(profile_id) FROM (
 GROUP BY device_id;
 
 DROP TABLE profile_devices;
+CREATE VIEW profile_devices (profile_id, device_id) AS
+SELECT CAST(listed.value AS INTEGER), dp.device_id FROM device_profiles dp, json_each(dp.profile_ids) AS listed;

@@ -3,7 +3,8 @@
 -- and device_profiles (for each device, JSON arrays of the ids of the profiles that list it). A
 -- host writes each profile's shared rows in a transaction of its own, so here each new profile adds
 -- a row per device keyed by its own id; two hosts that write the same profile at once meet on that
--- key and the second merges its list into the first's.
+-- key and the second merges its list into the first's. The view profile_devices gives the pairs
+-- under the old table's name and columns.
 
 ALTER TABLE profiles ADD COLUMN device_ids text COLLATE "C";
 UPDATE profiles p SET device_ids = l.ids
@@ -20,3 +21,6 @@ INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
 SELECT device_id, min(profile_id), json_agg(profile_id ORDER BY profile_id)::text FROM profile_devices GROUP BY device_id;
 
 DROP TABLE profile_devices;
+CREATE VIEW profile_devices (profile_id, device_id) AS
+SELECT CAST(listed.value AS bigint), dp.device_id
+FROM device_profiles dp, json_array_elements_text(CAST(dp.profile_ids AS json)) AS listed(value);

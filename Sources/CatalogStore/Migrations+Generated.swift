@@ -806,9 +806,8 @@ ALTER TABLE profiles DROP COLUMN raw_plist;
 --
 -- Reading: the profiles of a device are
 --   SELECT e.value FROM device_profiles dp, json_each(dp.profile_ids) e WHERE dp.device_id = ?
--- and its count sum(json_array_length(profile_ids)). A later migration that wants a row per link
--- back reads the same: INSERT INTO t SELECT dp.device_id, e.value FROM device_profiles dp,
--- json_each(dp.profile_ids) e.
+-- and its count sum(json_array_length(profile_ids)). The view profile_devices gives the pairs
+-- under the old table's name and columns, for scripts (and a later migration) that read them.
 
 ALTER TABLE profiles ADD COLUMN device_ids TEXT;
 UPDATE profiles SET device_ids = (
@@ -828,6 +827,8 @@ SELECT device_id, min(profile_id), json_group_array(profile_id) FROM (
 GROUP BY device_id;
 
 DROP TABLE profile_devices;
+CREATE VIEW profile_devices (profile_id, device_id) AS
+SELECT CAST(listed.value AS INTEGER), dp.device_id FROM device_profiles dp, json_each(dp.profile_ids) AS listed;
 """#),
     ]
 
@@ -1149,7 +1150,8 @@ ALTER TABLE profiles DROP COLUMN raw_plist;
 -- and device_profiles (for each device, JSON arrays of the ids of the profiles that list it). A
 -- host writes each profile's shared rows in a transaction of its own, so here each new profile adds
 -- a row per device keyed by its own id; two hosts that write the same profile at once meet on that
--- key and the second merges its list into the first's.
+-- key and the second merges its list into the first's. The view profile_devices gives the pairs
+-- under the old table's name and columns.
 
 ALTER TABLE profiles ADD COLUMN device_ids text COLLATE "C";
 UPDATE profiles p SET device_ids = l.ids
@@ -1166,6 +1168,9 @@ INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
 SELECT device_id, min(profile_id), json_agg(profile_id ORDER BY profile_id)::text FROM profile_devices GROUP BY device_id;
 
 DROP TABLE profile_devices;
+CREATE VIEW profile_devices (profile_id, device_id) AS
+SELECT CAST(listed.value AS bigint), dp.device_id
+FROM device_profiles dp, json_array_elements_text(CAST(dp.profile_ids AS json)) AS listed(value);
 """#),
     ]
 }

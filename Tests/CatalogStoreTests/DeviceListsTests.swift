@@ -7,8 +7,8 @@ import Testing
 /// Migration 0017_device_postings (issue 15): a profile's devices are `profiles.device_ids`, and each
 /// device's profiles are lists in `device_profiles`. The writer keeps both sides equal through new
 /// profiles, updates that change the devices, rewrites that do not and a device listed twice; the
-/// migration turns `profile_devices` rows into the same lists, on SQLite and, with a test server,
-/// on PostgreSQL.
+/// migration turns `profile_devices` rows into the same lists (and leaves a view of that name with
+/// the same pairs), on SQLite and, with a test server, on PostgreSQL.
 @Suite struct DeviceListsTests {
     private static let now = "2026-12-01T10:00:00Z"
     private static let date = Date(timeIntervalSince1970: 1_780_000_000)
@@ -104,7 +104,10 @@ import Testing
         let connection = try Connection.openCatalogue(path: path)
         #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
         #expect(try connection.queryFirst("PRAGMA integrity_check")?[0] == .text("ok"))
-        #expect(try connection.query("SELECT name FROM sqlite_master WHERE name = 'profile_devices'").isEmpty)
+        #expect(try connection.query("SELECT type FROM sqlite_master WHERE name = 'profile_devices'").map(\.values)
+                == [[.text("view")]])
+        #expect(try connection.query("SELECT profile_id, device_id FROM profile_devices ORDER BY 1, 2").map(\.values)
+                == [[.integer(7), .integer(1)], [.integer(7), .integer(2)], [.integer(9), .integer(2)], [.integer(9), .integer(3)]])
         #expect(try connection.query("SELECT id, device_ids FROM profiles ORDER BY id").map(\.values)
                 == [[.integer(7), .text("[1,2]")], [.integer(9), .text("[2,3]")], [.integer(11), .null]])
         #expect(try connection.query("SELECT * FROM device_profiles ORDER BY device_id").map(\.values) == [
@@ -135,6 +138,8 @@ import Testing
         }
         try connection.execute("INSERT INTO profile_devices (profile_id, device_id) VALUES (7, 2), (7, 1), (9, 2), (9, 3)")
         #expect(try PostgreSQLMigrator().migrate(connection).contains(Migration.postgreSQL[migration].id))
+        #expect(try connection.query("SELECT profile_id, device_id FROM profile_devices ORDER BY 1, 2").map(\.values)
+                == [[.integer(7), .integer(1)], [.integer(7), .integer(2)], [.integer(9), .integer(2)], [.integer(9), .integer(3)]])
         #expect(try connection.query("SELECT id, device_ids FROM profiles ORDER BY id").map(\.values)
                 == [[.integer(7), .text("[1, 2]")], [.integer(9), .text("[2, 3]")], [.integer(11), .null]])
         #expect(try connection.query("SELECT * FROM device_profiles ORDER BY device_id").map(\.values) == [
