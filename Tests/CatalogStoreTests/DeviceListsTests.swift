@@ -25,59 +25,88 @@ import Testing
         return profile
     }
 
-    /// Each device's profiles, from `device_profiles`, as "UDID: UUID UUID…".
-    private static func lists(_ db: Connection) throws -> [String] {
-        try db.query("""
-            SELECT d.udid || ': ' || group_concat(p.uuid, ' ') AS line FROM (
-                SELECT dp.device_id, listed.value AS profile_id FROM device_profiles dp, json_each(dp.profile_ids) listed
-                ORDER BY dp.device_id, listed.value) AS links
-            JOIN devices d ON d.id = links.device_id JOIN profiles p ON p.id = links.profile_id
-            GROUP BY d.udid ORDER BY d.udid
-            """).compactMap { $0.string("line") }
+    /// Each device's profiles, from `device_profiles` (through the view of its pairs), as
+    /// "UDID: UUID UUID…"; `rows` runs a query on either engine.
+    private static func lists(_ rows: (String) throws -> [[SQLValue]]) throws -> [String] {
+        var lines: [String] = []
+        for row in try rows("""
+            SELECT d.udid, p.uuid FROM profile_devices pd JOIN devices d ON d.id = pd.device_id
+            JOIN profiles p ON p.id = pd.profile_id ORDER BY d.udid, p.uuid
+            """) {
+            guard case .text(let udid) = row[0], case .text(let uuid) = row[1] else { continue }
+            if lines.last?.hasPrefix(udid + ":") == true { lines[lines.count - 1] += " " + uuid } else { lines.append("\(udid): \(uuid)") }
+        }
+        return lines
     }
 
-    /// A profile's devices, from `profiles.device_ids`, in the order it lists them.
-    private static func listed(_ db: Connection, _ uuid: String) throws -> [String] {
-        try db.query("""
-            SELECT d.udid FROM profiles p, json_each(p.device_ids) listed, devices d
-            WHERE p.uuid = ? AND d.id = listed.value ORDER BY listed.key
-            """, [.text(uuid)]).compactMap { $0.string("udid") }
-    }
-
-    @Test func bothSidesFollowNewUpdatedAndRewrittenProfiles() throws {
-        let folder = try TemporaryDirectory()
-        let db = try Connection.openCatalogue(path: folder.path("catalog.sqlite"))
-        let writer = CatalogWriter(db)
-        #expect(try writer.upsertProfile(Self.profile("A", devices: ["D1", "D2"], sha256: "A1"), at: Self.date) == .new)
+    /// New profiles, an update that changes the devices, a rewrite that does not, a profile updated
+    /// before its links were written, through `writer`; `rows` reads the same catalogue.
+    private static func bothSidesFollow(_ writer: CatalogWriter, _ queries: CatalogQueries,
+                                        rows: (String) throws -> [[SQLValue]]) throws {
+        #expect(try writer.upsertProfile(profile("A", devices: ["D1", "D2"], sha256: "A1"), at: date) == .new)
         // D3 twice: linked once.
-        #expect(try writer.upsertProfile(Self.profile("B", devices: ["D3", "D2", "D3"], sha256: "B1"), at: Self.date) == .new)
+        #expect(try writer.upsertProfile(profile("B", devices: ["D3", "D2", "D3"], sha256: "B1"), at: date) == .new)
         try writer.flushDeviceLinks()
-        #expect(try Self.lists(db) == ["D1: A", "D2: A B", "D3: B"])
-        #expect(try Self.listed(db, "B") == ["D3", "D2", "D3"])
-        let queries = CatalogQueries(db)
+        #expect(try lists(rows) == ["D1: A", "D2: A B", "D3: B"])
         #expect(try queries.devices().map { "\($0.udid) \($0.profileCount)" } == ["D2 2", "D1 1", "D3 1"])
         #expect(try queries.profileDetail(uuid: "A")?.devices == ["D1", "D2"])
+        var filter = CatalogQueries.ProfileFilter()
+        filter.udid = "d2"
+        filter.scope = .any
+        #expect(try queries.profiles(filter).map(\.uuid).sorted() == ["A", "B"])
 
         // An update that drops D1 and adds D4: D1 is listed by no profile, its row goes.
-        #expect(try writer.upsertProfile(Self.profile("A", devices: ["D4", "D2"], sha256: "A2"), at: Self.date) == .updated)
+        #expect(try writer.upsertProfile(profile("A", devices: ["D4", "D2"], sha256: "A2"), at: date) == .updated)
         try writer.flushDeviceLinks()
-        #expect(try Self.lists(db) == ["D2: A B", "D3: B", "D4: A"])
-        #expect(try Self.listed(db, "A") == ["D4", "D2"])
-        #expect(try db.queryFirst("SELECT count(*) FROM device_profiles WHERE profile_ids = '[]'")?[0] == .integer(0))
+        #expect(try lists(rows) == ["D2: A B", "D3: B", "D4: A"])
+        #expect(try queries.profileDetail(uuid: "A")?.devices == ["D2", "D4"])
+        #expect(try rows("SELECT count(*) FROM device_profiles WHERE profile_ids = '[]'") == [[.integer(0)]])
 
         // A rewrite with the same devices (`ingest --full`) changes no list.
-        let before = try db.query("SELECT * FROM device_profiles ORDER BY 1, 2").map(\.values)
-        #expect(try writer.upsertProfile(Self.profile("A", devices: ["D4", "D2"], sha256: "A2"), at: Self.date,
-                                         rewrite: true) == .updated)
+        let postings = "SELECT device_id, first_profile_id, profile_ids FROM device_profiles ORDER BY 1, 2"
+        let before = try rows(postings)
+        #expect(try writer.upsertProfile(profile("A", devices: ["D4", "D2"], sha256: "A2"), at: date, rewrite: true) == .updated)
         try writer.flushDeviceLinks()
-        #expect(try db.query("SELECT * FROM device_profiles ORDER BY 1, 2").map(\.values) == before)
+        #expect(try rows(postings) == before)
 
-        // A profile linked in one batch, updated before the batch is written: the lists are right.
-        #expect(try writer.upsertProfile(Self.profile("C", devices: ["D1"], sha256: "C1"), at: Self.date) == .new)
-        #expect(try writer.upsertProfile(Self.profile("C", devices: ["D2"], sha256: "C2"), at: Self.date) == .updated)
+        // A profile linked and updated before its links are written: the lists are right.
+        #expect(try writer.upsertProfile(profile("C", devices: ["D1"], sha256: "C1"), at: date) == .new)
+        #expect(try writer.upsertProfile(profile("C", devices: ["D2"], sha256: "C2"), at: date) == .updated)
         try writer.flushDeviceLinks()
-        #expect(try Self.lists(db) == ["D2: A B C", "D3: B", "D4: A"])
+        #expect(try lists(rows) == ["D2: A B C", "D3: B", "D4: A"])
         #expect(try queries.devices().map { "\($0.udid) \($0.profileCount)" } == ["D2 3", "D3 1", "D4 1", "D1 0"])
+
+        // A leaves D2's list and comes back. On SQLite the row keeps A's id as its key (B is in it
+        // too), and takes A in again; on PostgreSQL it went with A and comes back.
+        #expect(try writer.upsertProfile(profile("A", devices: ["D4"], sha256: "A3"), at: date) == .updated)
+        try writer.flushDeviceLinks()
+        #expect(try lists(rows) == ["D2: B C", "D3: B", "D4: A"])
+        #expect(try writer.upsertProfile(profile("A", devices: ["D4", "D2"], sha256: "A4"), at: date) == .updated)
+        try writer.flushDeviceLinks()
+        #expect(try lists(rows) == ["D2: A B C", "D3: B", "D4: A"])
+        // Each pair once.
+        #expect(try rows("SELECT count(*) FROM profile_devices WHERE device_id = (SELECT id FROM devices WHERE udid = 'D2')")
+                == [[.integer(3)]])
+    }
+
+    @Test func sqliteBothSidesFollowNewUpdatedAndRewrittenProfiles() throws {
+        let folder = try TemporaryDirectory()
+        let db = try Connection.openCatalogue(path: folder.path("catalog.sqlite"))
+        try Self.bothSidesFollow(CatalogWriter(db), CatalogQueries(db)) { try db.query($0).map(\.values) }
+        // The profile's own list keeps its order (and a device it lists twice).
+        #expect(try db.query("""
+            SELECT d.udid FROM profiles p, json_each(p.device_ids) listed, devices d
+            WHERE p.uuid = 'B' AND d.id = listed.value ORDER BY listed.key
+            """).compactMap { $0.string("udid") } == ["D3", "D2", "D3"])
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+    func postgreSQLBothSidesFollowNewUpdatedAndRewrittenProfiles() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let catalogue = try Catalogue.openForWriting(path: database.url, host: "build-01", busyTimeout: 10)
+        let reader = try PostgreSQLConnection(database.url)
+        try Self.bothSidesFollow(catalogue.writer, CatalogQueries(reader)) { try reader.query($0).map(\.values) }
     }
 
     @Test func sqliteLinksBecomeListsOnBothSides() throws {
