@@ -279,7 +279,8 @@ def query_values(qdb: str) -> dict:
     return {
         "team": first_value(qdb, ["SELECT team_id FROM profiles WHERE team_id IS NOT NULL LIMIT 1"]),
         "bundle": first_value(qdb, ["SELECT bundle_id FROM builds WHERE bundle_id IS NOT NULL LIMIT 1"]),
-        "udid": first_value(qdb, ["SELECT udid FROM profile_devices LIMIT 1", "SELECT udid FROM devices LIMIT 1"]),
+        "udid": first_value(qdb, ["SELECT d.udid FROM device_profiles dp JOIN devices d ON d.id = dp.device_id LIMIT 1",
+                                    "SELECT udid FROM devices LIMIT 1"]),
         "uuid": first_value(qdb, ["SELECT uuid FROM profiles LIMIT 1"]),
     }
 

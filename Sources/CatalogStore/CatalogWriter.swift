@@ -455,7 +455,10 @@ package final class CatalogWriter {
     /// Adds the profile `profileID` to the lists of `devices` (migration 0017). On SQLite the
     /// links wait in memory for ``flushDeviceLinks()``; on PostgreSQL each device gets a row of its
     /// own under this profile's id, in the profile's transaction, sorted by device (the order every
-    /// writer takes their locks in).
+    /// writer takes their locks in). Two hosts that both find a profile new write the same keys, and
+    /// the second's lists merge into the first's. Were the two copies of that UUID to list other
+    /// devices (Apple never changes a profile under its UUID), the lists would keep both until the
+    /// profile is next updated.
     private func linkDevices(_ profileID: Int64, to devices: [Int64]) throws {
         guard !devices.isEmpty else { return }
         if sharedConnection != nil {
