@@ -74,7 +74,8 @@ package final class CatalogWriter {
     private enum HotStatement {
         case upsertProfile, upsertPlist, upsertBuild
         case insertCertificate, insertCertificateDER, linkCertificate, insertUndecodableCertificate
-        case insertDevices, linkDevices, unlinkDevice, dropEmptyDeviceLists, insertEntitlements, touchProfile
+        case insertDevices, linkDevices, linkProfileToDevices, unlinkDevice, dropEmptyDeviceLists, insertEntitlements
+        case touchProfile
 
         /// Whether it writes the host's rows (on `db`) rather than shared ones (on `sharedDB`).
         var writesHostRows: Bool { self == .upsertBuild }
@@ -166,6 +167,17 @@ package final class CatalogWriter {
             case .linkDevices: return """
                 INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
                 VALUES (CAST(? AS bigint), CAST(? AS bigint), ?)
+                ON CONFLICT (device_id, first_profile_id) DO UPDATE SET profile_ids = \(dialect.jsonIDArray(from: """
+                    (\(dialect.jsonIDs("device_profiles.profile_ids")) UNION \(dialect.jsonIDs("excluded.profile_ids"))) AS merged
+                    """))
+                """
+            // Values: profile id, its list ("[id]"), the JSON array of device ids (each once, sorted):
+            // `linkDevices` for every device of one profile in one statement (one round trip on
+            // PostgreSQL), its rows inserted in device order.
+            case .linkProfileToDevices: return """
+                INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
+                SELECT CAST(elements.value AS bigint), CAST(? AS bigint), ? FROM \(dialect.jsonArrayTable("?", as: "elements"))
+                WHERE true ORDER BY 1
                 ON CONFLICT (device_id, first_profile_id) DO UPDATE SET profile_ids = \(dialect.jsonIDArray(from: """
                     (\(dialect.jsonIDs("device_profiles.profile_ids")) UNION \(dialect.jsonIDs("excluded.profile_ids"))) AS merged
                     """))
@@ -462,8 +474,8 @@ package final class CatalogWriter {
     private func linkDevices(_ profileID: Int64, to devices: [Int64]) throws {
         guard !devices.isEmpty else { return }
         if sharedConnection != nil {
-            let list = SQLValue.text(Self.jsonArray([profileID]))
-            for device in Set(devices).sorted() { try run(.linkDevices, [.integer(device), .integer(profileID), list]) }
+            try run(.linkProfileToDevices, [.integer(profileID), .text(Self.jsonArray([profileID])),
+                                            .text(Self.jsonArray(Set(devices).sorted()))])
             return
         }
         for device in devices { pendingDeviceLinks[device, default: []].append(profileID) }
