@@ -77,6 +77,16 @@ package final class CatalogWriter {
         case insertDevices, linkDevices, linkProfileToDevices, unlinkDevice, dropEmptyDeviceLists, insertEntitlements
         case touchProfile
 
+        /// The conflict clause of both device-list inserts: a row already under the key takes the
+        /// union of its list and the new one.
+        private static func mergingDeviceLists(_ dialect: SQLDialect) -> String {
+            """
+            ON CONFLICT (device_id, first_profile_id) DO UPDATE SET profile_ids = \(dialect.jsonIDArray(from: """
+                (\(dialect.jsonIDs("device_profiles.profile_ids")) UNION \(dialect.jsonIDs("excluded.profile_ids"))) AS merged
+                """))
+            """
+        }
+
         /// Whether it writes the host's rows (on `db`) rather than shared ones (on `sharedDB`).
         var writesHostRows: Bool { self == .upsertBuild }
 
@@ -167,9 +177,7 @@ package final class CatalogWriter {
             case .linkDevices: return """
                 INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
                 VALUES (CAST(? AS bigint), CAST(? AS bigint), ?)
-                ON CONFLICT (device_id, first_profile_id) DO UPDATE SET profile_ids = \(dialect.jsonIDArray(from: """
-                    (\(dialect.jsonIDs("device_profiles.profile_ids")) UNION \(dialect.jsonIDs("excluded.profile_ids"))) AS merged
-                    """))
+                \(Self.mergingDeviceLists(dialect))
                 """
             // Values: profile id, its list ("[id]"), the JSON array of device ids (each once, sorted):
             // `linkDevices` for every device of one profile in one statement (one round trip on
@@ -178,9 +186,7 @@ package final class CatalogWriter {
                 INSERT INTO device_profiles (device_id, first_profile_id, profile_ids)
                 SELECT CAST(elements.value AS bigint), CAST(? AS bigint), ? FROM \(dialect.jsonArrayTable("?", as: "elements"))
                 WHERE true ORDER BY 1
-                ON CONFLICT (device_id, first_profile_id) DO UPDATE SET profile_ids = \(dialect.jsonIDArray(from: """
-                    (\(dialect.jsonIDs("device_profiles.profile_ids")) UNION \(dialect.jsonIDs("excluded.profile_ids"))) AS merged
-                    """))
+                \(Self.mergingDeviceLists(dialect))
                 """
             // Values: profile id, device id, profile id. Takes the profile out of the device's lists.
             case .unlinkDevice: return """
@@ -428,40 +434,16 @@ package final class CatalogWriter {
         // A run into a catalogue that held no profile knows the ones it has written itself; any other
         // is new, without a lookup (100,000 of them in a first ingest of 100,000 profiles). On
         // PostgreSQL another host may have written it since the run began: `writingShared` reads again.
-        let stored = hadProfilesBeforeRun || insertedThisRun.contains(profile.uuid) ? try storedSHA256(profile.uuid) : nil
-        if stored == profile.sha256, !rewrite {
+        let stored = hadProfilesBeforeRun || insertedThisRun.contains(profile.uuid) ? try storedProfile(profile.uuid) : nil
+        if stored?.sha256 == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
         return try writingShared {
             // Another host may have written it since (PostgreSQL): read it again inside.
-            let existing = sharedConnection == nil ? stored : try storedSHA256(profile.uuid)
+            let existing = sharedConnection == nil ? stored : try storedProfile(profile.uuid)
             return try writeProfile(profile, existing: existing, at: now, rewrite: rewrite, compact: compact)
         }
-    }
-
-    /// The device ids the catalogued profile `uuid` lists (`profiles.device_ids`).
-    private func storedDeviceIDs(_ uuid: String) throws -> [Int64] {
-        guard let list = try sharedDB.firstRow("SELECT device_ids FROM profiles WHERE uuid = ?", [.text(uuid)])?
-            .string("device_ids") else { return [] }
-        return Self.integers(inJSONArray: list)
-    }
-
-    /// The integers of a JSON array of row ids as either engine writes it ("[1,2]", "[1, 2]").
-    static func integers(inJSONArray text: String) -> [Int64] {
-        var ids: [Int64] = [], current: Int64 = 0, inNumber = false
-        for byte in text.utf8 {
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                current = current &* 10 &+ Int64(byte - UInt8(ascii: "0"))
-                inNumber = true
-            } else if inNumber {
-                ids.append(current)
-                current = 0
-                inNumber = false
-            }
-        }
-        if inNumber { ids.append(current) }
-        return ids
     }
 
     /// Adds the profile `profileID` to the lists of `devices` (migration 0017). On SQLite the
@@ -511,15 +493,24 @@ package final class CatalogWriter {
         pendingDeviceLinkCount = 0
     }
 
-    /// The content hash of the catalogued profile `uuid`; nil when there is none.
-    private func storedSHA256(_ uuid: String) throws -> String? {
-        try sharedDB.firstRow("SELECT sha256 FROM profiles WHERE uuid = ?", [.text(uuid)])?.string("sha256")
+    /// What an upsert needs of a catalogued profile: its content hash, and the device ids an update
+    /// replaces (`profiles.device_ids`, JSON).
+    private struct StoredProfile {
+        var sha256: String?
+        var deviceIDs: String?
     }
 
-    /// `existing`: the catalogued profile's content hash, nil when it is new.
-    private func writeProfile(_ profile: ProvisioningProfile, existing: String?, at now: Date, rewrite: Bool,
+    /// The catalogued profile `uuid`; nil when there is none.
+    private func storedProfile(_ uuid: String) throws -> StoredProfile? {
+        try sharedDB.firstRow("SELECT sha256, device_ids FROM profiles WHERE uuid = ?", [.text(uuid)]).map {
+            StoredProfile(sha256: $0.string("sha256"), deviceIDs: $0.string("device_ids"))
+        }
+    }
+
+    /// `existing`: the catalogued profile, nil when it is new.
+    private func writeProfile(_ profile: ProvisioningProfile, existing: StoredProfile?, at now: Date, rewrite: Bool,
                               compact: CompactPlist.Encoded?) throws -> ProfileChange {
-        if existing == profile.sha256, !rewrite {
+        if existing?.sha256 == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
@@ -532,8 +523,8 @@ package final class CatalogWriter {
         let deviceIDs = profile.devices.isEmpty ? [] : try deviceIDs(profile.devices, seen: SQLValue(now))
         // One id per listed device, or the plist is stored as it is (never expected).
         let rawPlist = (deviceIDs.count == profile.devices.count ? compact.stored(deviceIDs: deviceIDs) : nil) ?? profile.rawPlist
-        // The device ids an update replaces, read before the upsert overwrites them.
-        let oldDeviceIDs = existing == nil ? [] : try storedDeviceIDs(profile.uuid)
+        // The device ids an update replaces, read with the hash before the upsert overwrites them.
+        let oldDeviceIDs = existing?.deviceIDs.map { StoredJSON().ids($0) } ?? []
         // Positional values in the column order of `HotStatement.upsertProfile`: this statement runs
         // once per new profile, and a dictionary of 31 named values, the lookup of its 2.6 KB of
         // SQL by text and binding by name were a third of its cost on the writing thread.
