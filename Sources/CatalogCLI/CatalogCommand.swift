@@ -3,7 +3,7 @@ import Foundation
 /// The `catalog` entry point: parses the subcommand, runs it and exits with its status —
 /// 0 success, 1 failure, 2 `expiring --exit-code` found something, 64 usage error (`ExitStatus`).
 public enum CatalogCommand {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static var commands: [any Command.Type] { [
         IngestCommand.self,

@@ -3,6 +3,14 @@ import Foundation
 import Testing
 
 @Suite struct CommandLineTests {
+    /// CHANGELOG.md's newest section is the version the binary prints.
+    @Test func versionMatchesTheChangelog() throws {
+        let version = try CatalogProcess.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let changelog = try String(contentsOfFile: TestPaths.packageRoot + "/CHANGELOG.md", encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(newest?.hasPrefix("## \(version) ") == true, "CHANGELOG.md's newest section: \(newest ?? "none")")
+    }
+
     @Test func versionAndHelpGoToStdout() throws {
         let version = try CatalogProcess.run(["--version"])
         #expect(version.status == 0)
