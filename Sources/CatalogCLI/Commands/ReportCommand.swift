@@ -17,7 +17,7 @@ enum ReportCommand: Command {
         """
     static let arguments: [ArgumentSpec] = []
     static let options = [CatalogueLocation.option, MaxAge.option] + [
-        OptionSpec(name: "days", value: "n", help: "The window in days (default 90)."),
+        OptionSpec(name: "days", value: "n", help: "The window in days (default 90): days_left 0 to N."),
         QuerySupport.asOfOption,
         OptionSpec(name: "team", value: "id", help: "Only this team."),
         OptionSpec(name: "html", value: "file", help: "Write the HTML report to this file."),

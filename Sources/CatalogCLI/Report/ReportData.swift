@@ -44,8 +44,10 @@ struct ReportData {
     }
 
     var asOf: Date
+    /// The window: `days_left` 0 through `days` (README, "Days").
     var days: Int
-    var end: Date { asOf.addingTimeInterval(Double(days) * 86_400) }
+    /// The last second of the window.
+    var end: Date { DaysLeft.end(days, after: asOf) }
     var teamID: String?
     var catalogue: String
     var lastIngest: Date?
@@ -56,16 +58,18 @@ struct ReportData {
     /// The newest present build of each app.
     var builds: [Build]
 
-    static func status(_ date: Date, asOf: Date, end: Date) -> Status {
-        if date < asOf { return .expired }
-        if date <= asOf.addingTimeInterval(7 * 86_400) { return .week }
-        if date <= end { return .window }
+    /// Where `daysLeft` stands in a window of `days` days: by whole days, as the tables show it.
+    static func status(daysLeft: Int, days: Int) -> Status {
+        if daysLeft < 0 { return .expired }
+        if daysLeft <= 7 { return .week }
+        if daysLeft <= days { return .window }
         return .later
     }
 
     static func load(_ queries: CatalogQueries, asOf: Date, days: Int, teamID: String?, catalogue: String) throws -> ReportData {
-        let end = asOf.addingTimeInterval(Double(days) * 86_400)
+        let end = DaysLeft.end(days, after: asOf)
         func daysLeft(_ date: Date) -> Int { DaysLeft.days(until: date, from: asOf) }
+        func status(_ date: Date) -> Status { Self.status(daysLeft: daysLeft(date), days: days) }
 
         var filter = CatalogQueries.ProfileFilter()
         filter.scope = .installed
@@ -77,15 +81,15 @@ struct ReportData {
             return Item(isCertificate: false, name: profile.name, teamID: profile.teamID ?? "–",
                         subject: profile.bundleID ?? profile.applicationIdentifier ?? "–",
                         identifier: profile.uuid, kind: profile.kind.rawValue,
-                        expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
+                        expires: date, daysLeft: daysLeft(date), status: status(date),
                         supersededBy: profile.supersededBy, profileCount: 0)
         }
-        let certificates = try queries.expiringCertificates(from: asOf, to: end, includeExpired: true, scope: .installed,
+        let certificates = try queries.expiringCertificates(from: DaysLeft.start(asOf), to: end, includeExpired: true, scope: .installed,
                                                             teamID: teamID).compactMap { certificate -> Item? in
             guard let date = certificate.notAfter else { return nil }
             return Item(isCertificate: true, name: certificate.commonName ?? "", teamID: certificate.teamID ?? "–",
                         subject: "certificates", identifier: certificate.sha1, kind: "certificate",
-                        expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
+                        expires: date, daysLeft: daysLeft(date), status: status(date),
                         supersededBy: nil, profileCount: certificate.profileCount ?? 0)
         }
         var buildFilter = CatalogQueries.BuildFilter()
@@ -99,7 +103,7 @@ struct ReportData {
             }
             let until = build.launchesUntil
             return Build(bundleID: bundle, version: build.formattedVersion, source: build.sourceKind.rawValue,
-                         launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map { status($0, asOf: asOf, end: end) },
+                         launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map(status),
                          profileKind: build.profileKind?.rawValue, path: build.path)
         }.sorted { ($0.launchesUntil ?? .distantFuture, $0.bundleID) < ($1.launchesUntil ?? .distantFuture, $1.bundleID) }
         return ReportData(asOf: asOf, days: days, teamID: teamID, catalogue: catalogue,
