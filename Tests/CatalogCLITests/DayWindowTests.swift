@@ -95,6 +95,19 @@ import Testing
         }
     }
 
+    @Test func theReportListsByTheDaysItShows() throws {
+        let catalogue = try Catalogue()
+        try Self.checkWindows("2026-12-01T10:00:00Z", minimumDays: 1) { asOf, days in
+            let markdown = try catalogue.run(["report", "--as-of", asOf, "--days", String(days)]).stdout
+            let html = try catalogue.run(["report", "--format", "html", "--as-of", asOf, "--days", String(days)]).stdout
+            let row = markdown.split(separator: "\n").first { $0.hasPrefix("| 2026-12-01 |") && $0.contains("| Example App AdHoc |") }
+            let htmlRow = html.contains("<tr data-uuid=\"\(Self.adhoc)\" class=\"week\">")
+                || html.contains("<tr data-uuid=\"\(Self.adhoc)\" class=\"window\">")
+            #expect((row != nil) == htmlRow, "\(asOf) --days \(days): Markdown and HTML agree")
+            return row.flatMap { Int($0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
     @Test func pruneTakesAProfileFromTheDayAfterItExpired() throws {
         let setup = try PruneTests.Setup(renewals: ["renew-adhoc-old", "renew-adhoc-new"], profiles: [])
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
