@@ -8,7 +8,7 @@ enum QuerySupport {
     static let commonOptions: [OptionSpec] = [CatalogueLocation.option] + OutputFormat.options + [MaxAge.option]
 
     static let asOfOption = OptionSpec(name: "as-of", value: "date",
-                                       help: "Compute days from this ISO-8601 date instead of now (reproducible reports).")
+                                       help: "Count days from this ISO-8601 date's UTC day instead of today's (reproducible reports).")
 
     static let hostOption = HostName.option(help: "Only what is on this build host (any case): its locations, builds, runs\nand errors. A one-host catalogue needs none.")
 

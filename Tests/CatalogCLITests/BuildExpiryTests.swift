@@ -26,7 +26,7 @@ import Testing
             #expect(build["profile_kind"] as? String == profile["kind"] as? String)
             #expect(build["profile_superseded_by"] is NSNull)
             let until = QueryCommandTests.date(build["launches_until"] as? String ?? "")
-            #expect(build["days_left"] as? Int == Int((until.timeIntervalSince(QueryCommandTests.date("2026-11-20")) / 86_400).rounded(.down)))
+            #expect(build["days_left"] as? Int == QueryCommandTests.daysLeft(until, from: QueryCommandTests.date("2026-11-20")))
         }
         let versions = try catalogue.records(["versions", "com.example.app"])
         #expect(versions.first { $0["short_version"] as? String == "1.3" }?["launches_until"] as? String == "2027-01-15T10:00:00Z")
@@ -39,11 +39,9 @@ import Testing
     func expiringBuildsListsThePresentBuildsThatStopLaunchingInTheWindow(asOf: String, days: Int) throws {
         let catalogue = try Catalogue()
         let start = QueryCommandTests.date(asOf)
-        let end = start.addingTimeInterval(Double(days) * 86_400)
         let expected = try catalogue.records(["builds"]).filter { build in
             guard let text = build["launches_until"] as? String else { return false }
-            let until = QueryCommandTests.date(text)
-            return until >= start && until <= end
+            return QueryCommandTests.inWindow(QueryCommandTests.date(text), asOf: start, days: days)
         }.compactMap { $0["path"] as? String }
         let listed = try catalogue.records(["expiring", "--builds", "--as-of", asOf, "--days", String(days)])
         #expect(Set(listed.compactMap { $0["path"] as? String }) == Set(expected))

@@ -75,7 +75,7 @@ import Testing
             "--include-expired", "--include-superseded", "--exit-code",
         ]), context())
         #expect(options.days == 10)
-        #expect(options.end == ISO8601.parse("2026-12-11T00:00:00Z"))
+        #expect(options.end == ISO8601.parse("2026-12-11T23:59:59Z"), "the last second of the tenth day")
         #expect(options.teamID == "T1")
         #expect(options.kind == .adHoc)
         #expect(options.includeExpired && options.includeSuperseded && options.exitCode)
@@ -84,6 +84,21 @@ import Testing
         let defaults = try ExpiringOptions(parse(ExpiringCommand.self, ["--as-of", Self.asOf]), context())
         #expect(defaults.days == 30)
         #expect(defaults.kind == nil && !defaults.includeExpired)
+    }
+
+    /// The day rule: whole UTC days, whatever the time of `--as-of`, before 1970 too.
+    @Test func daysAreWholeUTCDays() throws {
+        let asOf = try #require(ISO8601.parse("2026-12-01T15:30:00Z"))
+        func left(_ date: String, from now: Date? = nil) throws -> Int {
+            DaysLeft.days(until: try #require(ISO8601.parse(date)), from: now ?? asOf)
+        }
+        #expect(try left("2026-12-01T00:00:00Z") == 0 && left("2026-12-01T23:59:59Z") == 0, "earlier or later today")
+        #expect(try left("2026-12-02T00:00:00Z") == 1 && left("2026-11-30T23:59:59Z") == -1)
+        #expect(try left("1969-12-31T23:59:59Z", from: ISO8601.parse("1970-01-01T00:00:00Z")) == -1)
+        #expect(DaysLeft.start(asOf) == ISO8601.parse("2026-12-01T00:00:00Z"))
+        #expect(DaysLeft.end(0, after: asOf) == ISO8601.parse("2026-12-01T23:59:59Z"))
+        let options = try ExpiringOptions(parse(ExpiringCommand.self, ["--days", "64", "--as-of", "2026-11-29T22:15:00Z"]), context())
+        #expect(options.start == ISO8601.parse("2026-11-29T00:00:00Z") && options.end == ISO8601.parse("2027-02-01T23:59:59Z"))
     }
 
     @Test func expiringUsageErrors() throws {
@@ -146,7 +161,7 @@ import Testing
             "--expired",
         ]), context())
         #expect(options.filter.notAfterFrom == ISO8601.parse(Self.asOf))
-        #expect(options.filter.notAfterTo == ISO8601.parse("2026-12-08T00:00:00Z"))
+        #expect(options.filter.notAfterTo == ISO8601.parse("2026-12-08T23:59:59Z"))
         #expect(options.filter.types == [.appleDevelopment, .iPhoneDeveloper])
         #expect(options.filter.expired == true)
 

@@ -68,16 +68,25 @@ import CatalogTestSupport
         return formatter.date(from: text) ?? formatter.date(from: text + "T00:00:00Z") ?? .distantPast
     }
 
+    /// `days_left` by the README's day rule, counted here by the calendar: UTC days from `asOf`'s day to `date`'s.
+    static func daysLeft(_ date: Date, from asOf: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.dateComponents([.day], from: calendar.startOfDay(for: asOf), to: calendar.startOfDay(for: date)).day ?? .min
+    }
+
+    /// Whether `date` falls in a window of `days` days from `asOf`: `days_left` 0 through `days`.
+    static func inWindow(_ date: Date, asOf: Date, days: Int) -> Bool { (0...days).contains(daysLeft(date, from: asOf)) }
+
     // MARK: expiring
 
     @Test(arguments: [("2026-11-20", 30), ("2026-06-01", 60), ("2026-01-01", 400), ("2030-01-01", 10)])
     func expiringListsExactlyTheProfilesInTheWindow(asOf: String, days: Int) throws {
         let catalogue = try Catalogue()
         let start = Self.date(asOf)
-        let end = start.addingTimeInterval(Double(days) * 86_400)
         let expected = Set(try Self.fixtureProfiles().compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
-            return date >= start && date <= end ? profile["uuid"] as? String : nil
+            return Self.inWindow(date, asOf: start, days: days) ? profile["uuid"] as? String : nil
         }).subtracting(try Self.supersededFixtureProfiles())
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days)])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
@@ -88,7 +97,7 @@ import CatalogTestSupport
         for record in records where record["type"] as? String == "profile" {
             let left = record["days_left"] as? Int ?? -1
             let date = Self.date(record["effective_expiration_date"] as? String ?? "")
-            #expect(left == Int((date.timeIntervalSince(start) / 86_400).rounded(.down)))
+            #expect(left == Self.daysLeft(date, from: start))
         }
     }
 
@@ -346,10 +355,9 @@ import CatalogTestSupport
         let data = try Data(contentsOf: URL(fileURLWithPath: corpus + "/expected.json"))
         let profiles = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["profiles"] as? [[String: Any]] ?? []
         let start = Self.date(asOf)
-        let end = start.addingTimeInterval(Double(days) * 86_400)
         let expected = Set(profiles.compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
-            return date >= start && date <= end ? profile["uuid"] as? String : nil
+            return Self.inWindow(date, asOf: start, days: days) ? profile["uuid"] as? String : nil
         }).subtracting(Self.superseded(among: profiles))
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days), "--all-locations"])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })

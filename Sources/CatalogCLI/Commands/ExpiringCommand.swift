@@ -19,7 +19,7 @@ enum ExpiringCommand: Command {
         """
     static let arguments: [ArgumentSpec] = []
     static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "days", value: "n", help: "The window in days (default 30)."),
+        OptionSpec(name: "days", value: "n", help: "The window in days (default 30): days_left 0 (today, UTC) to N."),
         QuerySupport.asOfOption,
         OptionSpec(name: "include-expired", help: "Also list what has already expired."),
         OptionSpec(name: "team", value: "id", help: "Only this team."),
@@ -69,13 +69,13 @@ enum ExpiringCommand: Command {
         filter.kind = options.kind
         filter.expiringBy = options.end
         filter.expired = options.includeExpired ? nil : false
-        filter.now = now
+        filter.now = options.start
         filter.superseded = options.includeSuperseded ? nil : false
         filter.host = options.query.host
         let queries = try QuerySupport.queries(options.query, context)
         // `--kind` names a profile kind: certificates have none.
         let certificates = options.kind != nil ? [] : try queries.certificatesExpiring(
-            from: now, to: options.end, includeExpired: options.includeExpired, teamID: options.teamID)
+            from: options.start, to: options.end, includeExpired: options.includeExpired, teamID: options.teamID)
         let shown = options.includeSuperseded
             ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
         // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
@@ -108,7 +108,7 @@ enum ExpiringCommand: Command {
         filter.teamID = options.teamID
         filter.now = now
         filter.launchesUntilBy = options.end
-        filter.launchesFrom = options.includeExpired ? nil : now
+        filter.launchesFrom = options.includeExpired ? nil : options.start
         filter.host = options.query.host
         // Soonest first, as profiles are; the store's order (by app and version) breaks ties.
         let builds = try QuerySupport.queries(options.query, context).builds(filter).enumerated().sorted {

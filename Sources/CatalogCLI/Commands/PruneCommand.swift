@@ -20,7 +20,7 @@ enum PruneCommand: Command {
     static let arguments = [ArgumentSpec(name: "path", help: "Folders to prune (default: Xcode's profile folders).",
                                          optional: true, variadic: true)]
     static let options = [CatalogueLocation.option] + OutputFormat.options + [
-        OptionSpec(name: "expired", help: "Profiles whose effective expiry has passed (at --as-of)."),
+        OptionSpec(name: "expired", help: "Profiles whose effective expiry is on a day before --as-of's (UTC)."),
         OptionSpec(name: "superseded", help: "Profiles a present renewal supersedes."),
         QuerySupport.asOfOption,
         OptionSpec(name: "apply", help: "Move the files to the trash (~/.Trash on macOS, the XDG trash elsewhere)."),
@@ -55,7 +55,8 @@ enum PruneCommand: Command {
         // A prune that writes opened the catalogue in WAL mode: leave it readable by readers after.
         defer { if let catalogue { CatalogueLocation.leaveReadableByReaders(catalogue, context) } }
         let queries = try catalogue?.queries ?? Catalogue.openQueries(options.query.database)
-        let candidates = try queries.pruneCandidates(now: now, host: host).filter { candidate in
+        // Expired by the day rule (README, "Days"): from the UTC day after the effective expiry.
+        let candidates = try queries.pruneCandidates(now: DaysLeft.start(now), host: host).filter { candidate in
             roots.contains { candidate.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
                 && ((wantExpired && candidate.expired) || (wantSuperseded && candidate.supersededBy != nil))
         }

@@ -8,16 +8,17 @@ enum ReportCommand: Command {
     static let name = "report"
     static let abstract = "A report of what expires next: an HTML page with a timeline, or Markdown for chat."
     static let discussion: String? = """
-        Installed profiles and the certificates they use, by effective expiry: a timeline (one lane per
-        team and app, coloured by status, superseded profiles greyed), counts by kind and status, the
-        catalogue's age, what expires in the window, what expired but is still installed, certificates
-        by expiry, and the latest build of each app with when it stops launching.
+        Installed profiles and the certificates they use, by effective expiry: a timeline of the window
+        (one lane per team and app, coloured by status, superseded profiles greyed), counts by kind and
+        status, the catalogue's age, then what expires in the window, soonest first: profiles,
+        certificates, and the latest build of each app with when it stops launching. What has already
+        expired is counted with the command that lists it (in HTML, one folded group).
         --html FILE writes one self-contained HTML file (no script, nothing fetched; light and dark;
         prints). Otherwise Markdown goes to stdout (--format markdown), or HTML (--format html).
         """
     static let arguments: [ArgumentSpec] = []
     static let options = [CatalogueLocation.option, MaxAge.option] + [
-        OptionSpec(name: "days", value: "n", help: "The window in days (default 90)."),
+        OptionSpec(name: "days", value: "n", help: "The window in days (default 90): days_left 0 to N."),
         QuerySupport.asOfOption,
         OptionSpec(name: "team", value: "id", help: "Only this team."),
         OptionSpec(name: "html", value: "file", help: "Write the HTML report to this file."),

@@ -5,20 +5,21 @@ import Foundation
 /// `catalog certificates`'s options, parsed and checked once into the store's filter.
 struct CertificatesOptions: CommandOptions {
     var query: QueryOptions
-    /// The filters; `now` is `--as-of`, the `--expiring` window runs from it.
+    /// The filters; `now` is the start of `--as-of`'s UTC day (README, "Days"): a certificate is
+    /// expired from the day after its notAfter, and the `--expiring` window runs from that day.
     var filter: CatalogQueries.CertificateFilter
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         query = try QueryOptions(arguments, context)
         var filter = CatalogQueries.CertificateFilter()
-        filter.now = query.asOf
+        filter.now = DaysLeft.start(query.asOf)
         let days = try arguments.integer("days", default: 30, range: 0...36_500)
         if arguments.value("days") != nil && !arguments.flag("expiring") {
             throw UsageError(message: "--days needs --expiring")
         }
         if arguments.flag("expiring") {
             filter.notAfterFrom = filter.now
-            filter.notAfterTo = filter.now.addingTimeInterval(Double(days) * 86_400)
+            filter.notAfterTo = DaysLeft.end(days, after: query.asOf)
         }
         filter.teamID = arguments.value("team")
         let typed = arguments.all("type")

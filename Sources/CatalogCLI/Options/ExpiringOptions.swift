@@ -4,7 +4,7 @@ import Foundation
 /// `catalog expiring`'s options, parsed and checked once.
 struct ExpiringOptions: CommandOptions {
     var query: QueryOptions
-    /// The window: from `query.asOf` to `days` days later.
+    /// The window: `days_left` 0 through `days` (README, "Days").
     var days: Int
     var includeExpired: Bool
     var teamID: String?
@@ -18,8 +18,10 @@ struct ExpiringOptions: CommandOptions {
     /// Exit 2 when anything is listed.
     var exitCode: Bool
 
-    /// The end of the window.
-    var end: Date { query.asOf.addingTimeInterval(Double(days) * 86_400) }
+    /// The start of the window, the first second of `--as-of`'s UTC day: before it is expired.
+    var start: Date { DaysLeft.start(query.asOf) }
+    /// The end of the window, inclusive: the last second of its last day.
+    var end: Date { DaysLeft.end(days, after: query.asOf) }
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         days = try arguments.integer("days", default: 30, range: 0...36_500)

@@ -6,7 +6,7 @@ import Foundation
 /// names certificates only the catalogue can resolve.
 struct ProfilesOptions: CommandOptions {
     var query: QueryOptions
-    /// The filters; `now` is `--as-of`, `certificateSHA1s` is left for `certificate`.
+    /// The filters; `now` is the start of `--as-of`'s UTC day, `certificateSHA1s` is left for `certificate`.
     var filter: CatalogQueries.ProfileFilter
     /// `--certificate` as typed: a SHA-1 or SHA-256, a prefix of one, or a common-name search.
     var certificate: String?
@@ -48,7 +48,8 @@ struct ProfilesOptions: CommandOptions {
         }
         certificate = arguments.value("certificate")
         query = try QueryOptions(arguments, context)
-        filter.now = query.asOf
+        // `--expired`/`--valid` by the day rule (README, "Days"), as `days_left` reads.
+        filter.now = DaysLeft.start(query.asOf)
         filter.host = query.host
         self.filter = filter
     }

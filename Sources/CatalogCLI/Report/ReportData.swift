@@ -11,6 +11,9 @@ struct ReportData {
         case week = "within 7 days"
         case window = "within the window"
         case later
+
+        /// Not expired and not beyond the window.
+        var isInWindow: Bool { self == .week || self == .window }
     }
 
     /// A profile or a certificate on the timeline and in the tables.
@@ -44,28 +47,33 @@ struct ReportData {
     }
 
     var asOf: Date
+    /// The window: `days_left` 0 through `days` (README, "Days").
     var days: Int
-    var end: Date { asOf.addingTimeInterval(Double(days) * 86_400) }
+    /// The last second of the window.
+    var end: Date { DaysLeft.end(days, after: asOf) }
     var teamID: String?
     var catalogue: String
     var lastIngest: Date?
     /// Every installed profile, soonest expiry first.
     var profiles: [Item]
-    /// Certificates used by installed profiles that expire by the window's end, soonest first.
+    /// Certificates used by installed profiles that expire by the window's end (expired ones
+    /// included), soonest first.
     var certificates: [Item]
     /// The newest present build of each app.
     var builds: [Build]
 
-    static func status(_ date: Date, asOf: Date, end: Date) -> Status {
-        if date < asOf { return .expired }
-        if date <= asOf.addingTimeInterval(7 * 86_400) { return .week }
-        if date <= end { return .window }
+    /// Where `daysLeft` stands in a window of `days` days: by whole days, as the tables show it.
+    static func status(daysLeft: Int, days: Int) -> Status {
+        if daysLeft < 0 { return .expired }
+        if daysLeft <= 7 { return .week }
+        if daysLeft <= days { return .window }
         return .later
     }
 
     static func load(_ queries: CatalogQueries, asOf: Date, days: Int, teamID: String?, catalogue: String) throws -> ReportData {
-        let end = asOf.addingTimeInterval(Double(days) * 86_400)
+        let end = DaysLeft.end(days, after: asOf)
         func daysLeft(_ date: Date) -> Int { DaysLeft.days(until: date, from: asOf) }
+        func status(_ date: Date) -> Status { Self.status(daysLeft: daysLeft(date), days: days) }
 
         var filter = CatalogQueries.ProfileFilter()
         filter.scope = .installed
@@ -77,15 +85,15 @@ struct ReportData {
             return Item(isCertificate: false, name: profile.name, teamID: profile.teamID ?? "–",
                         subject: profile.bundleID ?? profile.applicationIdentifier ?? "–",
                         identifier: profile.uuid, kind: profile.kind.rawValue,
-                        expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
+                        expires: date, daysLeft: daysLeft(date), status: status(date),
                         supersededBy: profile.supersededBy, profileCount: 0)
         }
-        let certificates = try queries.expiringCertificates(from: asOf, to: end, includeExpired: true, scope: .installed,
+        let certificates = try queries.expiringCertificates(from: DaysLeft.start(asOf), to: end, includeExpired: true, scope: .installed,
                                                             teamID: teamID).compactMap { certificate -> Item? in
             guard let date = certificate.notAfter else { return nil }
             return Item(isCertificate: true, name: certificate.commonName ?? "", teamID: certificate.teamID ?? "–",
                         subject: "certificates", identifier: certificate.sha1, kind: "certificate",
-                        expires: date, daysLeft: daysLeft(date), status: status(date, asOf: asOf, end: end),
+                        expires: date, daysLeft: daysLeft(date), status: status(date),
                         supersededBy: nil, profileCount: certificate.profileCount ?? 0)
         }
         var buildFilter = CatalogQueries.BuildFilter()
@@ -99,7 +107,7 @@ struct ReportData {
             }
             let until = build.launchesUntil
             return Build(bundleID: bundle, version: build.formattedVersion, source: build.sourceKind.rawValue,
-                         launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map { status($0, asOf: asOf, end: end) },
+                         launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map(status),
                          profileKind: build.profileKind?.rawValue, path: build.path)
         }.sorted { ($0.launchesUntil ?? .distantFuture, $0.bundleID) < ($1.launchesUntil ?? .distantFuture, $1.bundleID) }
         return ReportData(asOf: asOf, days: days, teamID: teamID, catalogue: catalogue,
@@ -107,12 +115,36 @@ struct ReportData {
                           certificates: certificates, builds: builds)
     }
 
-    /// Profiles expiring within the window (not yet expired), superseded ones included and marked.
-    var expiringSoon: [Item] { profiles.filter { $0.status == .week || $0.status == .window } }
-    /// Profiles already expired but still installed.
-    var expiredInstalled: [Item] { profiles.filter { $0.status == .expired } }
-    /// Everything on the timeline: profiles and certificates expiring by the window's end.
-    var timelineItems: [Item] { (profiles.filter { $0.status != .later } + certificates).sorted { $0.expires < $1.expires } }
+    /// Profiles expiring within the window (not yet expired), soonest first, superseded ones
+    /// included and marked.
+    var expiringSoon: [Item] { profiles.filter(\.status.isInWindow) }
+    /// Profiles already expired but still installed, the latest to expire first.
+    var expiredInstalled: [Item] { profiles.filter { $0.status == .expired }.reversed() }
+    /// Certificates in use that expire within the window, soonest first.
+    var certificatesInWindow: [Item] { certificates.filter(\.status.isInWindow) }
+    /// Certificates in use that have expired, the latest to expire first.
+    var expiredCertificates: [Item] { certificates.filter { $0.status == .expired }.reversed() }
+    /// The latest builds still launching (or with no embedded profile to say), soonest to stop first.
+    var launchingBuilds: [Build] { builds.filter { $0.status != .expired } }
+    /// The latest builds that no longer launch, the latest to stop first.
+    var expiredBuilds: [Build] { builds.filter { $0.status == .expired }.reversed() }
+    /// Everything on the timeline: profiles and certificates expiring within the window; what has
+    /// expired is counted apart, not drawn at the timeline's start.
+    var timelineItems: [Item] { (expiringSoon + certificatesInWindow).sorted { $0.expires < $1.expires } }
+
+    /// The commands that list what has expired: exactly the expired profiles; every expired
+    /// certificate (those in use among them); every present build that no longer launches (the
+    /// latest of each app among them).
+    var expiredProfilesCommand: String { command("profiles --installed --expired") }
+    var expiredCertificatesCommand: String { command("certificates --expired") }
+    var expiredBuildsCommand: String { command("expiring --builds --include-expired --days 0") }
+
+    /// The command that lists one of the report's groups in full, for the same day and team:
+    /// `catalog` and `arguments`, then `--as-of` (the report's day; the day rule makes any time on
+    /// it equivalent) and `--team`.
+    func command(_ arguments: String) -> String {
+        "catalog \(arguments) --as-of \(ISO8601.format(asOf).prefix(10))" + (teamID.map { " --team \($0)" } ?? "")
+    }
 
     /// Installed profiles by kind (rows) and status (columns).
     var countsByKind: [(kind: String, counts: [Status: Int])] {

@@ -1,9 +1,10 @@
 import CatalogCore
 import Foundation
 
-/// The report's timeline: one lane per team and app (and one per team for certificates), each
-/// profile a circle and each certificate a diamond at its effective expiry, coloured by status,
-/// superseded profiles greyed. Inline SVG: no script, no font or image fetched.
+/// The report's timeline of the window, from the start of the report's day to the end of its last:
+/// one lane per team and app (and one per team for certificates), each profile a circle and each
+/// certificate a diamond at its effective expiry, coloured by status, superseded profiles greyed.
+/// What has expired is not drawn. Inline SVG: no script, no font or image fetched.
 struct TimelineSVG {
     var data: ReportData
     /// Lanes beyond this are summarised in one line, so a large catalogue stays readable.
@@ -16,7 +17,7 @@ struct TimelineSVG {
 
     func render() -> String {
         let items = data.timelineItems
-        let start = data.asOf.addingTimeInterval(-Double(max(7, data.days / 6)) * 86_400)
+        let start = DaysLeft.start(data.asOf)
         let end = data.end
         let span = end.timeIntervalSince(start)
         func x(_ date: Date) -> Double {
