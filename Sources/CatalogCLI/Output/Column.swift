@@ -22,14 +22,16 @@ struct Column: Sendable {
 
     /// How a narrow table may shorten this column's text, nil when never: identifiers (a UUID,
     /// digest or UDID cut could name another row), dates and counts. Free text keeps its start,
-    /// paths what differs between rows (``PathCut``), bundle ids their distinguishing end
-    /// (`com.ex…app.widget`), lists their first items and their count (`1, 2, … (9)`).
+    /// paths what differs between rows (``PathCut``), lists their first items and their count
+    /// (`1, 2, … (9)`), bundle ids (only when nothing else is left to cut) both ends
+    /// (`com.ex…app.widget`).
     var cut: DisplayWidth.Cut? {
         switch key {
         case "path", "app_path": return .path
         case "bundle_id": return .middle
         case "build_numbers", "roots", "sources", "platforms": return .list
-        case "name", "common_name", "message", "reason", "signature_reason", "certificate_type", "kind", "error": return .end
+        case "name", "common_name", "message", "reason", "signature_reason", "certificate_type", "kind", "error",
+             "formatted_version": return .end
         default: return nil
         }
     }

@@ -65,7 +65,9 @@ struct TableRenderer {
             switch cut {
             case .list: floor = cells.reduce(0) { max($0, Self.listFloor($1[index])) }
             case .path: floor = Self.readablePathFloor
-            case .end, .middle: floor = Self.readableFloor
+            case .end: floor = Self.readableFloor
+            // A bundle id is an identifier: whole, unless nothing else fits.
+            case .middle: floor = natural[index]
             }
             return min(natural[index], max(floor, headers[index]))
         }
