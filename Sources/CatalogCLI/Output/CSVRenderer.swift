@@ -20,8 +20,15 @@ enum CSVRenderer {
 
     /// One record's row under `keys`; a key the record lacks is an empty cell.
     static func line(_ record: JSONValue, keys: [String], terminalSafe: Bool) -> String {
+        guard case .object(let pairs) = record else { return "\r\n" }
         var nested: [String: String]?
+        // A row's keys come in the header's order: each is found where the last one ended.
+        var next = 0
         return keys.map { key in
+            if next < pairs.count, pairs[next].0 == key {
+                next += 1
+                return field(text(pairs[next - 1].1), terminalSafe)
+            }
             if let value = record[key] { return field(text(value), terminalSafe) }
             if nested == nil { nested = Dictionary(flattened(record), uniquingKeysWith: { first, _ in first }) }
             return field(nested?[key] ?? "", terminalSafe)
