@@ -54,20 +54,23 @@ enum QuerySupport {
         return queries
     }
 
-    /// Prints rows already collected, the way ``stream(columns:_:_:_:)`` prints them.
+    /// Prints rows already collected, the way ``stream(columns:keys:_:_:_:)`` prints them; CSV's
+    /// columns are every key of the rows.
     static func print(_ records: [JSONValue], columns: [Column], _ options: QueryOptions,
                       _ context: CommandContext) {
-        var stream = RowStream(format: options.format, columns: columns, context: context)
+        let keys = options.format == .csv ? CSVRenderer.keys(of: records) : []
+        var stream = RowStream(format: options.format, columns: columns, keys: keys, context: context)
         for record in records { stream.write(record) }
         stream.finish()
     }
 
     /// Prints the rows `produce` hands to its stream as they come (see ``RowStream``); returns how
-    /// many there were.
+    /// many there were. `keys` are CSV's columns, known before the first row: the JSON keys of
+    /// every kind of row the stream may carry.
     @discardableResult
-    static func stream(columns: [Column], _ options: QueryOptions, _ context: CommandContext,
+    static func stream(columns: [Column], keys: [String], _ options: QueryOptions, _ context: CommandContext,
                        _ produce: (inout RowStream) throws -> Void) throws -> Int {
-        var stream = RowStream(format: options.format, columns: columns, context: context)
+        var stream = RowStream(format: options.format, columns: columns, keys: keys, context: context)
         try produce(&stream)
         stream.finish()
         return stream.rowCount
@@ -79,8 +82,7 @@ enum QuerySupport {
         case .json: context.out(object.serialized(pretty: true) + "\n")
         case .ndjson: context.out(object.serialized() + "\n")
         case .csv:
-            guard case .object(let pairs) = object else { return }
-            context.out(CSVRenderer.render([object], columns: pairs.map { Column(key: $0.0, header: $0.0) }))
+            context.out(CSVRenderer.render(object: object, terminalSafe: context.terminalWidth != nil))
         case .table:
             context.out(InspectView(now: options.asOf, color: context.useColor).render(object, width: context.terminalWidth))
         }
@@ -93,12 +95,15 @@ enum QuerySupport {
         Column(key: "team_id", header: "TEAM"),
         Column(key: "kind", header: "KIND"),
         Column(key: "bundle_id", header: "BUNDLE ID"),
+        // Only `profiles --bundle-id` (not `--exact`) says how each profile matched.
+        Column(key: "bundle_id_match", header: "MATCH", tableOnlyWhenSet: true),
         Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),
         Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
         Column(key: "signature", header: "SIGNATURE"),
         Column.host,
         Column(key: "path", header: "PATH"),
-    ]
+    ].ranked(["uuid", "name", "effective_expiration_date", "team_id", "kind", "bundle_id", "bundle_id_match", "days_left",
+              "signature", "host", "path"])
 
     static let kinds = ProfileKind.allCases.map(\.rawValue)
 

@@ -51,8 +51,9 @@ import Testing
         let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.count == 2)
         #expect(!csv.contains("{") && !csv.contains("\"path\""))
-        #expect(csv.contains("aps-environment=production"))
-        #expect(csv.contains("/Fixtures/profiles/ios-adhoc.mobileprovision"), "locations by their paths")
+        #expect(rows[0].contains(",entitlements.aps-environment,") && rows[1].contains(",production,"), "entitlements flattened")
+        #expect(rows[0].contains(",locations.path,") && csv.contains("/Fixtures/profiles/ios-adhoc.mobileprovision"),
+                "locations one column per key")
     }
 
     @Test func aRepeatedDeviceIsCountedAsWrittenAndListedOnce() throws {

@@ -139,7 +139,7 @@ import Testing
         let table = try catalogue.run(["builds", "com.example.app", "--include-removed", "--format", "table"])
         #expect(table.stdout.contains("REMOVED"))
         let csv = try catalogue.run(["builds", "com.example.app", "--include-removed", "--format", "csv"])
-        #expect(csv.stdout.hasPrefix("bundle_id,") && csv.stdout.contains(",removed_at\r\n"))
+        #expect(csv.stdout.hasPrefix("type,bundle_id,") && csv.stdout.contains(",removed_at,"))
         #expect(try catalogue.records(["versions", "com.example.app", "--removed"]).map { $0["short_version"] as? String } == ["2.0"])
 
         let gone = Self.uuids(try catalogue.records(["profiles", "--removed"]))

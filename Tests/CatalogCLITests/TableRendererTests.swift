@@ -1,4 +1,5 @@
 import CatalogCore
+import Foundation
 import Testing
 @testable import CatalogCLI
 
@@ -24,7 +25,7 @@ import Testing
         #expect(lines[1].contains("080B4AFF-C595-4955-AEED-8B8810E698FC"))
         #expect(lines[1].contains("expired 3 days ago"))
         #expect(lines[1].contains("A rather long"))
-        #expect(lines[1].hasSuffix("AFF.mobileprovision"), "paths keep their end, the file name")
+        #expect(lines[1].contains("…/080B4AFF"), "paths keep the file name's start, where names differ")
 
         #expect(lines[1].contains("…"))
     }
@@ -56,6 +57,21 @@ import Testing
             column += DisplayWidth.of(character)
         }
         return offsets
+    }
+
+    /// The cells of the column headed `header` (none when the table dropped it), by display offsets.
+    static func cells(_ lines: [Substring], header: String) -> [String] {
+        guard let first = lines.first, let range = first.range(of: header) else { return [] }
+        let start = DisplayWidth.of(String(first[..<range.lowerBound]))
+        let next = starts(first).first { $0 > start } ?? Int.max
+        return lines.dropFirst().map { line in
+            var cell = "", column = 0
+            for character in line {
+                if column >= start && column < next { cell.append(character) }
+                column += DisplayWidth.of(character)
+            }
+            return cell.trimmingCharacters(in: .whitespaces)
+        }
     }
 
     static let mixed: [JSONValue] = [
@@ -95,7 +111,7 @@ import Testing
         for line in lines.dropFirst() where line.contains("com.example") {
             #expect(line.contains("-") && line.split(separator: " ").contains { $0.count == 36 }, "the UUID stays whole: \(line)")
         }
-        let bundles = lines.dropFirst().compactMap { line in line.split(separator: " ").first { $0.hasPrefix("com.example") } }
+        let bundles = Self.cells(lines, header: "BUNDLE ID")
         #expect(bundles.isEmpty || Set(bundles).count == Self.mixed.count, "\(width): \(bundles)")
         if width == 200 { #expect(out.contains("红色 Team's App & Co — Ünïcødé 🚀") && out.contains(".mobileprovision")) }
         if width == 60 { #expect(lines[0].hasPrefix("UUID") && lines[0].contains("NAME")) }

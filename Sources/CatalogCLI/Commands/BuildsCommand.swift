@@ -34,11 +34,12 @@ enum BuildsCommand: Command {
         Column.host,
         Column(key: "path", header: "PATH"),
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
-    ]
+    ].ranked(["bundle_id", "formatted_version", "launches_until", "source_kind", "removed_at", "profile_kind", "path", "host",
+              "archived_at", "profile_uuid"])
 
     static func run(_ options: BuildsOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
-        try QuerySupport.stream(columns: columns, options.query, context) { stream in
+        try QuerySupport.stream(columns: columns, keys: BuildSummary.outputKeys, options.query, context) { stream in
             try queries.forEachBuild(options.filter) { stream.write($0.output(now: options.filter.now)) }
         }
         return 0

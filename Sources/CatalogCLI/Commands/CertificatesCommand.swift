@@ -29,7 +29,7 @@ enum CertificatesCommand: Command {
         Column(key: "not_after", header: "EXPIRES", display: RelativeTime.day),
         Column(key: "days_left", header: "LEFT", display: RelativeTime.days),
         Column(key: "profile_count", header: "PROFILES"),
-    ]
+    ].ranked(["common_name", "not_after", "days_left", "sha1", "team_id", "profile_count", "certificate_type"])
 
     /// `Apple Development` → `apple-development`: a shell-friendly spelling of a type.
     static func slug(_ type: CertificateType) -> String {

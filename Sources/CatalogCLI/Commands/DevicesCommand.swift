@@ -13,7 +13,7 @@ enum DevicesCommand: Command {
         Column(key: "udid", header: "UDID"),
         Column(key: "profile_count", header: "PROFILES"),
         Column(key: "first_seen", header: "FIRST SEEN", display: RelativeTime.day),
-    ]
+    ].ranked(["udid", "profile_count", "first_seen"])
 
     static func run(_ options: DevicesOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
@@ -35,13 +35,11 @@ enum DevicesCommand: Command {
                     QuerySupport.print(builds, columns: BuildsCommand.columns, options.query, context)
                 }
             } else {
-                // One list for scripts, `type` telling profiles from builds; CSV gets every column of
+                // One list for scripts, `type` telling profiles from builds; CSV gets every key of
                 // both. Streamed as the rows are read: a device in 20,000 profiles printed 23 MB
                 // only once every row was in memory.
-                let keys = Set(QuerySupport.profileColumns.map(\.key))
-                let columns = [Column(key: "type", header: "TYPE")] + QuerySupport.profileColumns
-                    + BuildsCommand.columns.filter { !keys.contains($0.key) }
-                try QuerySupport.stream(columns: columns, options.query, context) { stream in
+                let keys = CSVRenderer.union(ProfileSummary.outputKeys, BuildSummary.outputKeys)
+                try QuerySupport.stream(columns: [], keys: keys, options.query, context) { stream in
                     try queries.forEachProfile(filter) { stream.write($0, now: filter.now) }
                     try queries.forEachBuild(buildFilter) { stream.write($0.output(now: filter.now)) }
                 }

@@ -18,7 +18,7 @@ enum ErrorsCommand: Command {
         Column.host,
         Column(key: "path", header: "PATH"),
         Column(key: "message", header: "ERROR"),
-    ]
+    ].ranked(["path", "message", "run_id", "host"])
 
     static func run(_ options: ErrorsOptions, _ context: CommandContext) throws -> Int32 {
         QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID, host: options.query.host).map(\.output),

@@ -33,7 +33,8 @@ enum ExpiringCommand: Command {
 
     /// Profiles and certificates in one table, each row under its own keys: a certificate's
     /// `not_after`, `common_name` and `sha1` fill the columns a profile fills with its effective
-    /// expiry, name and UUID.
+    /// expiry, name and UUID. A narrow table keeps when, what and why, then the name, long before
+    /// the UUID.
     static let columns: [Column] = [
         Column(key: "type", header: "TYPE"),
         Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day, alternatives: ["not_after"]),
@@ -42,9 +43,11 @@ enum ExpiringCommand: Command {
         Column(key: "kind", header: "KIND", alternatives: ["certificate_type"]),
         Column(key: "team_id", header: "TEAM"),
         Column(key: "name", header: "NAME", alternatives: ["common_name"]),
-        Column(key: "uuid", header: "UUID / SHA-1", alternatives: ["sha1"], priorityOverride: 70),
+        Column(key: "uuid", header: "UUID / SHA-1", alternatives: ["sha1"]),
         Column(key: "profile_count", header: "PROFILES"),
-    ]
+        Column(key: "superseded_by", header: "SUPERSEDED BY"),
+    ].ranked(["effective_expiration_date", "days_left", "type", "expiry_cause", "name", "superseded_by", "uuid",
+              "kind", "team_id", "profile_count"])
 
     static let buildColumns: [Column] = [
         Column(key: "type", header: "TYPE"),
@@ -57,7 +60,8 @@ enum ExpiringCommand: Command {
         Column(key: "formatted_version", header: "VERSION"),
         Column.host,
         Column(key: "path", header: "PATH"),
-    ]
+    ].ranked(["launches_until", "days_left", "bundle_id", "formatted_version", "launches_until_cause", "type", "path",
+              "host", "profile_kind", "team_id"])
 
     static func run(_ options: ExpiringOptions, _ context: CommandContext) throws -> Int32 {
         if options.builds { return try runBuilds(options, context) }
@@ -76,13 +80,14 @@ enum ExpiringCommand: Command {
         // `--kind` names a profile kind: certificates have none.
         let certificates = options.kind != nil ? [] : try queries.certificatesExpiring(
             from: options.start, to: options.end, includeExpired: options.includeExpired, teamID: options.teamID)
-        let shown = options.includeSuperseded
-            ? columns + [Column(key: "superseded_by", header: "SUPERSEDED BY")] : columns
+        let shown = options.includeSuperseded ? columns : columns.filter { $0.key != "superseded_by" }
         // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
         // instant: the few certificates are read first, and each is written before the first
         // profile that expires after it, as the profiles stream by — counted then, and left out
         // when no profile in scope lists it.
-        let listed = try QuerySupport.stream(columns: shown, options.query, context) { stream in
+        // CSV: the profile row's keys, then the certificate row's others (`type` says which).
+        let keys = CSVRenderer.union(ProfileSummary.outputKeys, CertificateSummary.outputKeys)
+        let listed = try QuerySupport.stream(columns: shown, keys: keys, options.query, context) { stream in
             var pending = certificates[...]
             func writeCertificates(before date: Date?) throws {
                 while let next = pending.first, date.map({ (next.notAfter ?? .distantPast) < $0 }) ?? true {

@@ -40,12 +40,8 @@ enum ProfilesCommand: Command {
         if let certificate = options.certificate {
             filter.certificateSHA1s = try QuerySupport.certificateSHA1s(certificate, queries)
         }
-        var columns = QuerySupport.profileColumns
-        if filter.bundleID != nil, !filter.exactBundleID,
-           let index = columns.firstIndex(where: { $0.key == "bundle_id" }) {
-            columns.insert(Column(key: "bundle_id_match", header: "MATCH"), at: index + 1)
-        }
-        try QuerySupport.stream(columns: columns, options.query, context) { stream in
+        let keys = ProfileSummary.outputKeys + (filter.bundleID != nil && !filter.exactBundleID ? ["bundle_id_match"] : [])
+        try QuerySupport.stream(columns: QuerySupport.profileColumns, keys: keys, options.query, context) { stream in
             try queries.forEachProfile(filter) { stream.write($0, now: filter.now) }
         }
         return 0

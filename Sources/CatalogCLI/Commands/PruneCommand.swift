@@ -35,7 +35,7 @@ enum PruneCommand: Command {
         Column(key: "name", header: "NAME"),
         Column(key: "path", header: "PATH"),
         Column(key: "message", header: "NOTE"),
-    ]
+    ].ranked(["action", "path", "reason", "message", "effective_expiration_date", "name"])
 
     enum Mode { case dryRun, trash, delete }
 

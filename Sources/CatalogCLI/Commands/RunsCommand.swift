@@ -26,7 +26,8 @@ enum RunsCommand: Command {
         Column(key: "errors", header: "ERRORS"),
         Column.host,
         Column(key: "roots", header: "ROOTS"),
-    ]
+    ].ranked(["run_id", "status", "started_at", "errors", "files_scanned", "profiles_new", "profiles_renewed",
+              "profiles_removed", "host", "roots", "builds_new", "builds_removed", "files_unchanged"])
 
     static func run(_ options: RunsOptions, _ context: CommandContext) throws -> Int32 {
         QuerySupport.print(try QuerySupport.queries(options.query, context).runs(limit: options.limit, host: options.query.host).map(\.output),

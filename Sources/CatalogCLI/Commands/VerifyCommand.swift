@@ -22,7 +22,7 @@ enum VerifyCommand: Command {
         Column(key: "der_profile", header: "DER COPY"),
         Column(key: "signature_reason", header: "REASON"),
         Column(key: "path", header: "PATH"),
-    ]
+    ].ranked(["signature", "path", "signature_reason", "uuid", "der_profile"])
 
     static func run(_ options: VerifyOptions, _ context: CommandContext) throws -> Int32 {
         var queries: CatalogQueries?

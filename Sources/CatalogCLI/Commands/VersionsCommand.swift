@@ -17,7 +17,8 @@ enum VersionsCommand: Command {
         Column(key: "first_archived_at", header: "FIRST ARCHIVED", display: RelativeTime.day),
         Column(key: "last_archived_at", header: "LAST ARCHIVED", display: RelativeTime.day),
         Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
-    ]
+    ].ranked(["short_version", "build_numbers", "launches_until", "last_seen", "first_seen", "last_archived_at",
+              "first_archived_at"])
 
     static func run(_ options: VersionsOptions, _ context: CommandContext) throws -> Int32 {
         let records = try QuerySupport.queries(options.query, context)

@@ -20,25 +20,25 @@ struct Column: Sendable {
         return .null
     }
 
-    /// Free text a narrow terminal may shorten with `…`; identifiers (bundle ids included: shortened,
-    /// `com.example.app` and `com.example.app.widget` would look the same), dates and counts never.
-    var isShrinkable: Bool {
-        ["name", "path", "common_name", "roots", "message", "reason", "app_path", "bundle_id"].contains(key)
-    }
-
-    /// Where a narrow column keeps its text: paths keep the folder's start and the file name, bundle
-    /// ids their distinguishing end (`com.ex…app.widget`), other text its start.
-    var cut: DisplayWidth.Cut {
+    /// How a narrow table may shorten this column's text, nil when never: identifiers (a UUID,
+    /// digest or UDID cut could name another row), dates and counts. Free text keeps its start,
+    /// paths what differs between rows (``PathCut``), lists their first items and their count
+    /// (`1, 2, … (9)`), bundle ids (only when nothing else is left to cut) both ends
+    /// (`com.ex…app.widget`).
+    var cut: DisplayWidth.Cut? {
         switch key {
-        case "path", "roots", "app_path": return .path
+        case "path", "app_path": return .path
         case "bundle_id": return .middle
-        default: return .end
+        case "build_numbers", "roots", "sources", "platforms": return .list
+        case "name", "common_name", "message", "reason", "signature_reason", "certificate_type", "kind", "error",
+             "formatted_version": return .end
+        default: return nil
         }
     }
 
-    /// How much a narrow table wants this column: the lowest goes first when the table cannot
-    /// fit otherwise. What identifies a row and when it expires stay longest; a command may
-    /// rank a column its own way (`expiring` would rather show a date than a 36-column UUID).
+    /// How much a narrow table wants this column: the lowest goes first when the table cannot fit
+    /// otherwise. Each command ranks its columns by what it answers (``ranked(_:)``); these are the
+    /// defaults for lists without a ranking.
     var priority: Int { priorityOverride ?? Column.priorities[key] ?? 50 }
     var priorityOverride: Int? = nil
 
@@ -64,6 +64,18 @@ struct Column: Sendable {
         case .double(let number): return String(number)
         case .array(let items): return items.map(plain).joined(separator: ", ")
         case .object: return value.serialized()
+        }
+    }
+}
+
+extension Array where Element == Column {
+    /// These columns ranked for a narrow table by `keys`, the most wanted first: the last listed
+    /// is the first dropped (an unlisted column before any listed one).
+    func ranked(_ keys: [String]) -> [Column] {
+        map { column in
+            var column = column
+            column.priorityOverride = keys.firstIndex(of: column.key).map { 1_000 - $0 * 10 } ?? 0
+            return column
         }
     }
 }

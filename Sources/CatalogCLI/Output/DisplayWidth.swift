@@ -40,6 +40,8 @@ enum DisplayWidth {
         case middle
         /// Keep the file name whole and as much of the folder's start as fits.
         case path
+        /// Keep the first items of a `, `-separated list and say how many there are: `1, 2, … (9)`.
+        case list
     }
 
     /// `text` cut to at most `width` columns, `…` marking the cut.
@@ -50,6 +52,7 @@ enum DisplayWidth {
             let tail = (width - 1) * 2 / 3
             return prefix(text, width - 1 - tail) + "…" + suffix(text, tail)
         }
+        if cut == .list, let shown = firstItems(text, width) { return shown }
         if cut == .path {
             // Keep the file name whole and as much of the folder's start as fits; a file name too
             // long for that keeps its end (where a UUID's tail and the extension are).
@@ -63,6 +66,21 @@ enum DisplayWidth {
             return "…" + suffix(text, width - 1)
         }
         return prefix(text, width - 1) + "…"
+    }
+
+    /// The first items of a `, `-separated list that fit beside `, … (count)`; nil when there is one
+    /// item or not even `… (count)` fits.
+    static func firstItems(_ text: String, _ width: Int) -> String? {
+        let items = text.components(separatedBy: ", ")
+        guard items.count > 1 else { return nil }
+        let count = " (\(items.count))"
+        var kept = "…" + count
+        for taken in 1..<items.count {
+            let next = items[..<taken].joined(separator: ", ") + ", …" + count
+            guard of(next) <= width else { break }
+            kept = next
+        }
+        return of(kept) <= width ? kept : nil
     }
 
     static func prefix(_ text: String, _ width: Int) -> String {

@@ -8,7 +8,10 @@ import Foundation
 /// at a terminal `(no results)` on stderr. Every listing, streamed or collected, prints through it.
 struct RowStream {
     private let format: OutputFormat
+    /// A table's columns.
     private let columns: [Column]
+    /// CSV's columns: the rows' JSON keys (``CSVRenderer``).
+    private let keys: [String]
     private let context: CommandContext
     private var count = 0
     private var tableRows: [JSONValue] = []
@@ -19,9 +22,10 @@ struct RowStream {
     /// CSV written to a terminal shows control characters escaped (asked once: it is an ioctl).
     private let terminalSafe: Bool
 
-    init(format: OutputFormat, columns: [Column], context: CommandContext) {
+    init(format: OutputFormat, columns: [Column], keys: [String], context: CommandContext) {
         self.format = format
         self.columns = columns
+        self.keys = keys
         self.context = context
         terminalSafe = context.terminalWidth != nil
     }
@@ -41,8 +45,8 @@ struct RowStream {
             row.write(to: &bytes, pretty: false, indent: 0)
             bytes.append(UInt8(ascii: "\n"))
         case .csv:
-            if count == 1 { bytes.append(contentsOf: CSVRenderer.header(columns, terminalSafe: terminalSafe).utf8) }
-            bytes.append(contentsOf: CSVRenderer.line(row, columns: columns, terminalSafe: terminalSafe).utf8)
+            if count == 1 { bytes.append(contentsOf: CSVRenderer.header(keys, terminalSafe: terminalSafe).utf8) }
+            bytes.append(contentsOf: CSVRenderer.line(row, keys: keys, terminalSafe: terminalSafe).utf8)
         case .table:
             tableRows.append(row)
             return

@@ -3,6 +3,14 @@ import CatalogStore
 import Foundation
 
 extension BuildSummary {
+    /// The keys of ``output(now:)`` in order (CSV's header for a stream; a test holds them equal).
+    static let outputKeys = [
+        "type", "bundle_id", "short_version", "build", "formatted_version", "source_kind", "host", "path", "app_path",
+        "profile_uuid", "profile_name", "team_id", "platform", "os", "package_type", "archived_at", "signing_identity",
+        "parent_bundle_id", "first_seen", "last_seen", "removed_at", "profile_kind", "launches_until",
+        "launches_until_cause", "days_left", "profile_superseded_by", "error",
+    ]
+
     /// The build row (`builds`, `expiring --builds`, `devices UDID`).
     func output(now: Date) -> JSONValue {
         .object([

@@ -3,6 +3,12 @@ import CatalogStore
 import Foundation
 
 extension CertificateSummary {
+    /// The keys of ``output(now:)`` in order (CSV's header for a stream; a test holds them equal).
+    static let outputKeys = [
+        "type", "sha1", "common_name", "certificate_type", "team_id", "organization", "issuer_common_name", "serial",
+        "not_before", "not_after", "days_left", "profile_count", "sha256",
+    ]
+
     /// The certificate row (`certificates`, `expiring`).
     func output(now: Date) -> JSONValue {
         .object([

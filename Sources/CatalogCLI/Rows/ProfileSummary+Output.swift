@@ -3,6 +3,15 @@ import CatalogStore
 import Foundation
 
 extension ProfileSummary: StreamedRecord {
+    /// The keys of ``output(now:)`` in order, without `bundle_id_match`: CSV's header, written
+    /// before the first row (a test holds the two equal).
+    static let outputKeys = [
+        "type", "uuid", "name", "team_id", "team_name", "kind", "platforms", "os", "bundle_id", "application_identifier",
+        "creation_date", "expiration_date", "effective_expiration_date", "expiry_cause", "days_left", "device_count",
+        "provisions_all_devices", "aps_environment", "get_task_allow", "xcode_managed", "signature", "der_profile", "host",
+        "path", "installed", "superseded_by",
+    ]
+
     /// The profile row (docs/json-schema.md): every listing of profiles prints this.
     func output(now: Date) -> JSONValue {
         var object = JSONObjectBuilder(capacity: 28)
