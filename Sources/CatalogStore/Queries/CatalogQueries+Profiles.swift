@@ -232,7 +232,8 @@ extension CatalogQueries {
         buildFilter.host = host
         let builds = try self.builds(buildFilter)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
-        // same team, application identifier, kind and platforms; the later effective expiry renews.
+        // same team, application identifier, kind and platforms; the later effective expiry renews,
+        // when its signature is trusted at least as much as the other's.
         let renewals = try db.rows("""
             SELECT o.uuid, o.name, o.creation_date, o.expiration_date, o.effective_expiration_date,
                    o.effective_expiration_date < p.effective_expiration_date AS older
@@ -240,7 +241,10 @@ extension CatalogQueries {
               ON \(dialect.nullSafeEquals("o.team_id", "p.team_id"))
              AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
              AND o.kind = p.kind AND o.platforms = p.platforms
-             AND o.effective_expiration_date <> p.effective_expiration_date
+             AND ((o.effective_expiration_date > p.effective_expiration_date
+                   AND \(SignatureTrust.renews("o.signature", "p.signature")))
+                  OR (o.effective_expiration_date < p.effective_expiration_date
+                      AND \(SignatureTrust.renews("p.signature", "o.signature"))))
             WHERE p.uuid = ? ORDER BY o.effective_expiration_date, o.uuid
             """, [key]).map(ProfileRenewal.init)
         return ProfileDetail(
