@@ -41,7 +41,7 @@ enum ExpiringCommand: Command {
         Column(key: "expiry_cause", header: "BY"),
         Column(key: "kind", header: "KIND", alternatives: ["certificate_type"]),
         Column(key: "team_id", header: "TEAM"),
-        Column(key: "name", header: "NAME", alternatives: ["common_name"]),
+        Column(key: "name", header: "NAME", alternatives: ["common_name"], mark: Column.invalidSignatureMark),
         Column(key: "uuid", header: "UUID / SHA-1", alternatives: ["sha1"], priorityOverride: 70),
         Column(key: "profile_count", header: "PROFILES"),
     ]

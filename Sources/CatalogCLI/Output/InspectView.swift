@@ -51,8 +51,10 @@ struct InspectView {
         }
         var out = ""
         let labelWidth = scalars.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let note = Column.invalidSignatureMark(object)
         for (key, value) in scalars {
-            out += DisplayWidth.pad(key, labelWidth) + "  " + highlighted(key, value) + "\n"
+            let shown = key == "name" ? (note ?? "") + value : value
+            out += DisplayWidth.pad(key, labelWidth) + "  " + highlighted(key, shown) + "\n"
         }
         for (key, value) in sections {
             out += "\n" + bold(key) + "\n" + section(key, value, width: width)

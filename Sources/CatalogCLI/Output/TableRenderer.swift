@@ -21,7 +21,7 @@ struct TableRenderer {
             !column.tableOnlyWhenSet || records.contains { column.value(in: $0) != .null }
         }
         let cells: [[String]] = records.map { record in
-            columns.map { TextSanitizer.terminalSafe($0.display($0.value(in: record))) }
+            columns.map { TextSanitizer.terminalSafe($0.tableText(in: record)) }
         }
         var visible = Array(columns.indices)
         var widths = columns.indices.map { index in
