@@ -157,4 +157,62 @@ import Testing
         #expect(expired[verified]?["action"] as? String == "kept", "\(expired)")
         #expect(FileManager.default.fileExists(atPath: folder + "/Focal.mobileprovision"))
     }
+
+    // MARK: A renewal clears the certificate alert too
+
+    static let early = "B426B646-3C57-48D1-AA9E-D2ACBAFBB8C6"
+    /// The certificate that decides `early`'s expiry (2026-05-15).
+    static let earlyCertificate = "3607E09F"
+    static let spring = ["expiring", "--as-of", "2026-05-01", "--days", "30"]
+
+    /// A folder holding `cert-expires-first` as a bare plist and its renewal with the certificates
+    /// of `ios-development` (both bare: unsigned renews unsigned).
+    static func renewedWithNewCertificates() throws -> (folder: String, catalogue: Catalogue) {
+        let (folder, catalogue) = try Self.tree([])
+        let old = try Self.payload(CatalogProcess.fixtures + "/profiles/cert-expires-first.mobileprovision")
+        try Self.writeBare(old, to: folder + "/old.mobileprovision")
+        var renewal = old
+        renewal["UUID"] = Self.bareUUID
+        renewal["DeveloperCertificates"] = try Self.payload(CatalogProcess.fixtures + "/profiles/ios-development.mobileprovision")["DeveloperCertificates"]
+        try Self.writeBare(renewal, to: folder + "/renewal.mobileprovision")
+        #expect(try catalogue.run(["ingest", folder]).status == 0)
+        return (folder, catalogue)
+    }
+
+    static func certificates(_ records: [[String: Any]]) -> [String: [String: Any]] {
+        Dictionary(records.filter { $0["type"] as? String == "certificate" }.compactMap { record in
+            (record["sha1"] as? String).map { (String($0.prefix(8)), record) }
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func aRenewalWithANewCertificateSilencesTheOldCertificate() throws {
+        let (folder, catalogue) = try Self.renewedWithNewCertificates()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try catalogue.records(Self.spring).isEmpty, "neither the old profile nor its certificate alerts")
+        #expect(try catalogue.run(Self.spring + ["--exit-code"]).status == 0)
+
+        let all = try catalogue.records(Self.spring + ["--include-superseded"])
+        #expect(Self.profiles(all)[Self.early] as? String == Self.bareUUID)
+        let certificate = Self.certificates(all)[Self.earlyCertificate]
+        #expect(certificate?["superseded_by"] as? String == Self.bareUUID, "marked, as its profile is")
+        #expect(certificate?["profile_count"] as? Int == 1)
+        let table = try catalogue.run(Self.spring + ["--include-superseded", "--format", "table"])
+        let line = table.stdout.split(separator: "\n").first { $0.hasPrefix("certificate") }
+        #expect(line?.hasSuffix(Self.bareUUID) == true, "\(table.stdout)")
+    }
+
+    @Test func certificateRowsFollowTheKindAndTeamOfTheirProfiles() throws {
+        let (folder, catalogue) = try Self.tree([])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/profiles/cert-expires-first.mobileprovision",
+                                         toPath: folder + "/early.mobileprovision")
+        #expect(try catalogue.run(["ingest", folder]).status == 0)
+        let development = try catalogue.records(Self.spring + ["--kind", "development"])
+        #expect(Self.certificates(development)[Self.earlyCertificate]?["profile_count"] as? Int == 1,
+                "a development profile's certificate alerts under --kind development")
+        #expect(Self.profiles(development)[Self.early] != nil)
+        #expect(try catalogue.records(Self.spring + ["--kind", "app-store"]).isEmpty)
+        #expect(Self.certificates(try catalogue.records(Self.spring + ["--team", "team123456"]))[Self.earlyCertificate] != nil)
+        #expect(try catalogue.records(Self.spring + ["--team", "OTHER12345"]).isEmpty)
+    }
 }
