@@ -91,7 +91,7 @@ enum QuerySupport {
     // Columns shared by several commands.
     static let profileColumns: [Column] = [
         Column(key: "uuid", header: "UUID"),
-        Column(key: "name", header: "NAME"),
+        Column(key: "name", header: "NAME", mark: Column.invalidSignatureMark),
         Column(key: "team_id", header: "TEAM"),
         Column(key: "kind", header: "KIND"),
         Column(key: "bundle_id", header: "BUNDLE ID"),

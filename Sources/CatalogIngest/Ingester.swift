@@ -78,6 +78,8 @@ package final class Ingester {
             for root in roots where try ingest(root: root.path) { walked.append(root) }
             // After every root, so nothing another root holds can look gone.
             for root in walked { for alias in root.aliases { try retire(alias: alias) } }
+            try writer.noteRefusedRenewalsOfFirstRun()
+            warnRefusedRenewals(at: roots.first?.path ?? "")
             report.profilesRemoved = try writer.profilesWithoutLiveLocation(lostProfiles)
             (report.profilesTotal, report.buildsTotal) = try writer.presentCounts()
             report.seconds = Date().timeIntervalSince(started)
@@ -472,6 +474,18 @@ package final class Ingester {
         profileBySHA[profile.sha256] = profile.uuid
         if let signature = profile.signature, signature.status == .invalid {
             onWarning(path, "profile \(profile.uuid) has an invalid signature: \(signature.reason)")
+        }
+        warnRefusedRenewals(at: path)
+    }
+
+    /// Warns about each profile the writer found claiming to renew a verified one that its
+    /// signature does not let it renew, at `path` (the file being ingested) unless the writer names
+    /// the claimant's.
+    private func warnRefusedRenewals(at path: String) {
+        for refused in writer.takeRefusedRenewals() {
+            let signature = refused.claimantSignature.map { "is \($0.rawValue)" } ?? "was never verified"
+            onWarning(refused.path ?? path, "profile \(refused.claimant) claims to renew verified profile \(refused.verified) "
+                      + "but does not supersede it: its signature \(signature), and only a verified profile renews a verified one")
         }
     }
 

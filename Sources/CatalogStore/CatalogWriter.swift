@@ -25,6 +25,21 @@ package final class CatalogWriter {
         case unchanged
     }
 
+    /// A profile that claims to renew a verified one (same team, application identifier, kind and
+    /// platforms, a later effective expiry) but is not verified itself, so renews nothing of it
+    /// (README, "Renewals"): the ingest warns.
+    package struct RefusedRenewal: Equatable, Sendable {
+        /// The profile that claims to renew.
+        package var claimant: String
+        /// Its signature's verdict; nil when never verified.
+        package var claimantSignature: ProfileSignature.Status?
+        /// The verified profile it claims to renew.
+        package var verified: String
+        /// Where this host found the claimant, when noted at the end of a run (nil: noted as the
+        /// claimant or the verified profile was written, the file then being ingested).
+        package var path: String? = nil
+    }
+
     /// The incremental index entry of one path.
     package struct FileStamp: Equatable, Sendable {
         package var size: Int64
@@ -70,6 +85,13 @@ package final class CatalogWriter {
     /// Whether the catalogue held any profile when the run began: if not, no profile of the run can
     /// renew one catalogued before it, and the search is not made (a first ingest makes 10,000).
     private var hadProfilesBeforeRun = true
+    /// Whether the catalogue holds a verified profile, and one that is not (nil: not looked up yet
+    /// this run): a refused renewal needs one of each, so an ingest of test-signed profiles (or of
+    /// Apple's only) looks for none.
+    private var holdsVerified: Bool?
+    private var holdsUnverified: Bool?
+    /// Refused renewals met since the last ``takeRefusedRenewals()``.
+    private var refusedRenewals: [RefusedRenewal] = []
 
     private enum HotStatement {
         case upsertProfile, upsertPlist, upsertBuild
@@ -310,6 +332,8 @@ package final class CatalogWriter {
     package func beginRun(roots: [String], at now: Date) throws -> Int64 {
         insertedThisRun.removeAll()
         hadProfilesBeforeRun = try db.firstRow("SELECT 1 FROM profiles LIMIT 1") != nil
+        holdsVerified = nil
+        holdsUnverified = nil
         let row = try db.rows("""
             INSERT INTO ingest_runs (host, started_at, roots, status) VALUES (:host, :started, :roots, 'running')
             RETURNING id
@@ -439,11 +463,19 @@ package final class CatalogWriter {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
-        return try writingShared {
+        let change = try writingShared {
             // Another host may have written it since (PostgreSQL): read it again inside.
             let existing = sharedConnection == nil ? stored : try storedProfile(profile.uuid)
             return try writeProfile(profile, existing: existing, at: now, rewrite: rewrite, compact: compact)
         }
+        if change == .new || change == .renewed { try noteRefusedRenewals(profile) }
+        return change
+    }
+
+    /// The refused renewals (``RefusedRenewal``) met since the last call, in the order met.
+    package func takeRefusedRenewals() -> [RefusedRenewal] {
+        defer { refusedRenewals.removeAll() }
+        return refusedRenewals
     }
 
     /// Adds the profile `profileID` to the lists of `devices` (migration 0017). On SQLite the
@@ -634,19 +666,90 @@ package final class CatalogWriter {
 
     /// Whether `profile` (new to the catalogue) renews one catalogued before this run, as
     /// `CatalogQueries.supersededBy` defines it: same team, application identifier (as written), kind
-    /// and platforms, and an earlier effective expiry than `profile`'s.
+    /// and platforms, an earlier effective expiry than `profile`'s, and a signature `profile`'s may
+    /// renew (``SignatureTrust``).
     private func isRenewal(_ profile: ProvisioningProfile) throws -> Bool {
-        // `column = ?`, or `IS NULL` for a missing value: an index search on both engines.
-        func matches(_ column: String, _ value: String?) -> String { value == nil ? "\(column) IS NULL" : "\(column) = ?" }
-        let values = [profile.teamID, profile.applicationIdentifier].compactMap { $0 }.map(SQLValue.text)
+        let group = Self.renewalGroup(profile)
         return try sharedDB.rows("""
             SELECT uuid FROM profiles
-            WHERE \(matches("team_id", profile.teamID)) AND \(matches("application_identifier", profile.applicationIdentifier))
-              AND kind = ? AND effective_expiration_date < ? AND platforms = ? AND uuid <> ?
-            """, values + [.text(profile.kind.rawValue),
-                  SQLValue(profile.effectiveExpirationDate), .text(JSONValue.strings(profile.platforms).serialized()),
-                  .text(profile.uuid)])
+            WHERE \(group.sql) AND effective_expiration_date < ? AND platforms = ? AND uuid <> ?
+              AND \(SignatureTrust.neededSQL("signature")) <= ?
+            """, group.values + [SQLValue(profile.effectiveExpirationDate),
+                                 .text(JSONValue.strings(profile.platforms).serialized()), .text(profile.uuid),
+                                 .integer(Int64(SignatureTrust.rank(profile.signature?.status)))])
             .contains { !insertedThisRun.contains($0.string("uuid") ?? "") }
+    }
+
+    /// Notes the renewals of a verified profile that `profile`, new to the catalogue, claims or is
+    /// claimed by and that its signature or theirs refuses: when `profile` is verified, the
+    /// unverified profiles of its group expiring after it; else the verified ones expiring before
+    /// it. Each such pair is met once, when the second of the two is catalogued, in any order.
+    private func noteRefusedRenewals(_ profile: ProvisioningProfile) throws {
+        let verified = profile.signature?.status == .verified
+        // A first run into an empty catalogue (on SQLite, without its indexes) looks once, at its end.
+        let othersHeld = hadProfilesBeforeRun ? try holds(verified: !verified) : false
+        if verified { holdsVerified = true } else { holdsUnverified = true }
+        guard othersHeld else { return }
+        let group = Self.renewalGroup(profile)
+        let others = verified
+            ? "effective_expiration_date > ? AND (signature IS NULL OR signature <> 'verified')"
+            : "effective_expiration_date < ? AND signature = 'verified'"
+        for row in try sharedDB.rows("""
+            SELECT uuid, signature FROM profiles WHERE \(group.sql) AND platforms = ? AND \(others) ORDER BY uuid
+            """, group.values + [.text(JSONValue.strings(profile.platforms).serialized()),
+                                 SQLValue(profile.effectiveExpirationDate)]) {
+            let other = row.string("uuid") ?? ""
+            refusedRenewals.append(verified
+                ? RefusedRenewal(claimant: other, claimantSignature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
+                                 verified: profile.uuid)
+                : RefusedRenewal(claimant: profile.uuid, claimantSignature: profile.signature?.status, verified: other))
+        }
+    }
+
+    /// After a run into a catalogue that held no profile, which looked for none as it wrote them:
+    /// every refused renewal among the profiles it wrote, in one search (SQLite, whose indexes are
+    /// built after the run, makes its own for it), each with the claimant's path on this host.
+    package func noteRefusedRenewalsOfFirstRun() throws {
+        guard !hadProfilesBeforeRun, holdsVerified == true, holdsUnverified == true else { return }
+        // The run's connection: on PostgreSQL the host's locations are not committed yet.
+        let dialect = db.dialect
+        for row in try db.rows("""
+            SELECT c.uuid AS claimant, c.signature AS signature, v.uuid AS verified, min(l.path) AS path
+            FROM profiles v JOIN profiles c
+              ON \(dialect.nullSafeEquals("c.team_id", "v.team_id"))
+             AND \(dialect.nullSafeEquals("c.application_identifier", "v.application_identifier"))
+             AND c.kind = v.kind AND c.platforms = v.platforms
+             AND c.effective_expiration_date > v.effective_expiration_date
+             AND (c.signature IS NULL OR c.signature <> 'verified')
+            LEFT JOIN profile_locations l ON l.profile_uuid = c.uuid AND l.host = ?
+            WHERE v.signature = 'verified'
+            GROUP BY c.uuid, c.signature, v.uuid ORDER BY c.uuid, v.uuid
+            """, [.text(host)]) {
+            refusedRenewals.append(RefusedRenewal(
+                claimant: row.string("claimant") ?? "",
+                claimantSignature: try row.optionalValue("signature", as: ProfileSignature.Status.self),
+                verified: row.string("verified") ?? "", path: row.string("path")))
+        }
+    }
+
+    /// Whether the catalogue holds a verified profile (`verified`), or one that is not.
+    private func holds(verified: Bool) throws -> Bool {
+        if let known = verified ? holdsVerified : holdsUnverified { return known }
+        let found = try sharedDB.firstRow(verified
+            ? "SELECT 1 FROM profiles WHERE signature = 'verified' LIMIT 1"
+            : "SELECT 1 FROM profiles WHERE signature IS NULL OR signature <> 'verified' LIMIT 1") != nil
+        if verified { holdsVerified = found } else { holdsUnverified = found }
+        return found
+    }
+
+    /// The profiles of `profile`'s team, application identifier (as written) and kind, as a
+    /// condition and its values: `column = ?`, or `IS NULL` for a missing value, an index search on
+    /// both engines.
+    private static func renewalGroup(_ profile: ProvisioningProfile) -> (sql: String, values: [SQLValue]) {
+        func matches(_ column: String, _ value: String?) -> String { value == nil ? "\(column) IS NULL" : "\(column) = ?" }
+        let values = [profile.teamID, profile.applicationIdentifier].compactMap { $0 }.map(SQLValue.text)
+        return ("\(matches("team_id", profile.teamID)) AND \(matches("application_identifier", profile.applicationIdentifier))"
+                    + " AND kind = ?", values + [.text(profile.kind.rawValue)])
     }
 
     // MARK: Locations

@@ -70,4 +70,149 @@ import Testing
         #expect(listed[Self.adhocOld] is NSNull)
         #expect(try catalogue.records(["profiles", "--superseded"]).isEmpty)
     }
+
+    // MARK: Only a trustworthy profile renews another
+
+    static let bareUUID = "11111111-1111-4111-8111-111111111111"
+
+    /// The plist inside a profile's CMS envelope.
+    static func payload(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let start = try #require(data.range(of: Data("<?xml".utf8))?.lowerBound)
+        let end = try #require(data.range(of: Data("</plist>".utf8))?.upperBound)
+        return try #require(try PropertyListSerialization.propertyList(from: data.subdata(in: start..<end), format: nil)
+            as? [String: Any])
+    }
+
+    /// Writes `plist` as a bare XML plist, what anyone can write (its signature is `unsigned`).
+    static func writeBare(_ plist: [String: Any], to path: String) throws {
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: path))
+    }
+
+    static func date(_ text: String) throws -> Date { try #require(ISO8601DateFormatter().date(from: text)) }
+
+    static func prune(_ folder: String, _ catalogue: Catalogue, _ arguments: [String]) throws -> [String: [String: Any]] {
+        let result = try catalogue.run(["prune", folder, "--json"] + arguments, environment: ["HOME": folder, "XDG_DATA_HOME": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try CatalogProcess.json(result.stdout) as? [[String: Any]] ?? []
+        return Dictionary(rows.compactMap { row in (row["uuid"] as? String).map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func aBarePlistDoesNotRenewASignedProfile() throws {
+        let (folder, catalogue) = try Self.tree(["renew-adhoc-old"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The old profile's own content, a new UUID and a later expiry, as a plain plist.
+        var plist = try Self.payload(folder + "/renew-adhoc-old.mobileprovision")
+        plist["UUID"] = Self.bareUUID
+        plist["ExpirationDate"] = try Self.date("2027-06-01T00:00:00Z")
+        try Self.writeBare(plist, to: folder + "/X.mobileprovision")
+        #expect(try catalogue.run(["ingest", folder]).status == 0)
+        #expect(try catalogue.records(["profiles", "--signature", "unsigned"]).map { $0["uuid"] as? String } == [Self.bareUUID])
+
+        let listed = Self.profiles(try catalogue.records(Self.window))
+        #expect(listed[Self.adhocOld] is NSNull, "the signed profile still alerts")
+        #expect(try catalogue.run(Self.window + ["--exit-code"]).status == 2)
+        #expect(try catalogue.records(["profiles", "--superseded"]).isEmpty)
+        #expect(try Self.prune(folder, catalogue, ["--superseded", "--as-of", "2026-11-20"]).isEmpty)
+        let show = try CatalogProcess.json(try catalogue.run(["show", Self.adhocOld, "--json"]).stdout) as? [String: Any]
+        #expect((show?["renewals"] as? [Any])?.isEmpty == true, "nor is it listed as a renewal")
+        let runs = try catalogue.records(["runs"])
+        #expect(runs.first?["profiles_renewed"] as? Int == 0 && runs.first?["profiles_new"] as? Int == 1)
+    }
+
+    /// Apple-signed profiles exist only in the real corpus: a bare plist claiming to renew one.
+    @Test(.enabled(if: TestPaths.realCorpus != nil, "needs ../shared/real-corpus beside the checkout"))
+    func aBarePlistNeitherSilencesNorPrunesAnAppleSignedProfile() throws {
+        let verified = "52C92548-6A20-45C0-A72E-8A8C748E52BF"
+        let (folder, catalogue) = try Self.tree([])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: (TestPaths.realCorpus ?? "") + "/tree/samjan190799-cmyk__Focal/embedded.mobileprovision",
+                                         toPath: folder + "/Focal.mobileprovision")
+        #expect(try catalogue.run(["ingest", folder]).status == 0)
+        // Its content with a new UUID, a later expiry and a certificate that outlives it.
+        var plist = try Self.payload(folder + "/Focal.mobileprovision")
+        plist["UUID"] = Self.bareUUID
+        plist["ExpirationDate"] = try Self.date("2028-08-08T00:00:00Z")
+        plist["DeveloperCertificates"] = try Self.payload(CatalogProcess.fixtures + "/renewals/renew-adhoc-new.mobileprovision")["DeveloperCertificates"]
+        try Self.writeBare(plist, to: folder + "/X.mobileprovision")
+        let ingest = try catalogue.run(["ingest", folder])
+        #expect(ingest.status == 0)
+        #expect(ingest.stderr.contains("profile \(Self.bareUUID) claims to renew verified profile \(verified)"), "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("its signature is unsigned"))
+        // Both met by one first ingest into an empty catalogue: the same warning, at the bare file.
+        let fresh = folder + "-fresh.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        let first = try CatalogProcess.run(["ingest", folder, "--db", fresh])
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("X.mobileprovision: profile \(Self.bareUUID) claims to renew verified profile \(verified)"),
+                "\(first.stderr)")
+
+        let window = ["expiring", "--as-of", "2027-07-20", "--days", "30"]
+        #expect(Self.profiles(try catalogue.records(window))[verified] is NSNull, "Apple's profile still alerts")
+        #expect(try catalogue.run(window + ["--exit-code"]).status == 2)
+        #expect(try Self.prune(folder, catalogue, ["--superseded", "--as-of", "2027-07-20"]).isEmpty)
+        // Expired, and the bare plist expires later: still the newest profile of its app id.
+        let expired = try Self.prune(folder, catalogue, ["--as-of", "2027-09-01", "--delete"])
+        #expect(expired[verified]?["action"] as? String == "kept", "\(expired)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/Focal.mobileprovision"))
+    }
+
+    // MARK: A renewal clears the certificate alert too
+
+    static let early = "B426B646-3C57-48D1-AA9E-D2ACBAFBB8C6"
+    /// The certificate that decides `early`'s expiry (2026-05-15).
+    static let earlyCertificate = "3607E09F"
+    static let spring = ["expiring", "--as-of", "2026-05-01", "--days", "30"]
+
+    /// A folder holding `cert-expires-first` as a bare plist and its renewal with the certificates
+    /// of `ios-development` (both bare: unsigned renews unsigned).
+    static func renewedWithNewCertificates() throws -> (folder: String, catalogue: Catalogue) {
+        let (folder, catalogue) = try Self.tree([])
+        let old = try Self.payload(CatalogProcess.fixtures + "/profiles/cert-expires-first.mobileprovision")
+        try Self.writeBare(old, to: folder + "/old.mobileprovision")
+        var renewal = old
+        renewal["UUID"] = Self.bareUUID
+        renewal["DeveloperCertificates"] = try Self.payload(CatalogProcess.fixtures + "/profiles/ios-development.mobileprovision")["DeveloperCertificates"]
+        try Self.writeBare(renewal, to: folder + "/renewal.mobileprovision")
+        #expect(try catalogue.run(["ingest", folder]).status == 0)
+        return (folder, catalogue)
+    }
+
+    static func certificates(_ records: [[String: Any]]) -> [String: [String: Any]] {
+        Dictionary(records.filter { $0["type"] as? String == "certificate" }.compactMap { record in
+            (record["sha1"] as? String).map { (String($0.prefix(8)), record) }
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func aRenewalWithANewCertificateSilencesTheOldCertificate() throws {
+        let (folder, catalogue) = try Self.renewedWithNewCertificates()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try catalogue.records(Self.spring).isEmpty, "neither the old profile nor its certificate alerts")
+        #expect(try catalogue.run(Self.spring + ["--exit-code"]).status == 0)
+
+        let all = try catalogue.records(Self.spring + ["--include-superseded"])
+        #expect(Self.profiles(all)[Self.early] as? String == Self.bareUUID)
+        let certificate = Self.certificates(all)[Self.earlyCertificate]
+        #expect(certificate?["superseded_by"] as? String == Self.bareUUID, "marked, as its profile is")
+        #expect(certificate?["profile_count"] as? Int == 1)
+        let table = try catalogue.run(Self.spring + ["--include-superseded", "--format", "table"])
+        let line = table.stdout.split(separator: "\n").first { $0.hasPrefix("certificate") }
+        #expect(line?.hasSuffix(Self.bareUUID) == true, "\(table.stdout)")
+    }
+
+    @Test func certificateRowsFollowTheKindAndTeamOfTheirProfiles() throws {
+        let (folder, catalogue) = try Self.tree([])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/profiles/cert-expires-first.mobileprovision",
+                                         toPath: folder + "/early.mobileprovision")
+        #expect(try catalogue.run(["ingest", folder]).status == 0)
+        let development = try catalogue.records(Self.spring + ["--kind", "development"])
+        #expect(Self.certificates(development)[Self.earlyCertificate]?["profile_count"] as? Int == 1,
+                "a development profile's certificate alerts under --kind development")
+        #expect(Self.profiles(development)[Self.early] != nil)
+        #expect(try catalogue.records(Self.spring + ["--kind", "app-store"]).isEmpty)
+        #expect(Self.certificates(try catalogue.records(Self.spring + ["--team", "team123456"]))[Self.earlyCertificate] != nil)
+        #expect(try catalogue.records(Self.spring + ["--team", "OTHER12345"]).isEmpty)
+    }
 }

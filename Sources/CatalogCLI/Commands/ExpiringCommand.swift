@@ -11,7 +11,10 @@ enum ExpiringCommand: Command {
         latest developer certificate's notAfter. By default only installed profiles (standalone files)
         count; --all-locations adds profiles seen only embedded in builds. Soonest first. A profile
         superseded by its renewal (another present profile of the same team, app id, kind and
-        platform that expires later) is left out; --include-superseded lists it, marked.
+        platform that expires later, signed at least as trustworthily: verified > untrusted >
+        unsigned) is left out, and so is a certificate that only such profiles use;
+        --include-superseded lists them, marked. Certificates follow --team and --kind through the
+        profiles that use them.
 
         Exit status: 0 success (with --exit-code: nothing in the window), 2 with --exit-code when
         anything is listed, 1 on failure (no catalogue, unreadable, …), 64 on a usage error. Nothing
@@ -42,7 +45,7 @@ enum ExpiringCommand: Command {
         Column(key: "expiry_cause", header: "BY"),
         Column(key: "kind", header: "KIND", alternatives: ["certificate_type"]),
         Column(key: "team_id", header: "TEAM"),
-        Column(key: "name", header: "NAME", alternatives: ["common_name"]),
+        Column(key: "name", header: "NAME", alternatives: ["common_name"], mark: Column.invalidSignatureMark),
         Column(key: "uuid", header: "UUID / SHA-1", alternatives: ["sha1"]),
         Column(key: "profile_count", header: "PROFILES"),
         Column(key: "superseded_by", header: "SUPERSEDED BY"),
@@ -77,14 +80,13 @@ enum ExpiringCommand: Command {
         filter.superseded = options.includeSuperseded ? nil : false
         filter.host = options.query.host
         let queries = try QuerySupport.queries(options.query, context)
-        // `--kind` names a profile kind: certificates have none.
-        let certificates = options.kind != nil ? [] : try queries.certificatesExpiring(
-            from: options.start, to: options.end, includeExpired: options.includeExpired, teamID: options.teamID)
+        let certificates = try queries.certificatesExpiring(from: options.start, to: options.end, includeExpired: options.includeExpired)
         let shown = options.includeSuperseded ? columns : columns.filter { $0.key != "superseded_by" }
         // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
         // instant: the few certificates are read first, and each is written before the first
-        // profile that expires after it, as the profiles stream by — counted then, and left out
-        // when no profile in scope lists it.
+        // profile that expires after it, as the profiles stream by — counted then by the profiles
+        // this listing would show whatever their expiry (scope, team, kind, not superseded), and
+        // left out when none lists it: a renewal with a new certificate silences the old one too.
         // CSV: the profile row's keys, then the certificate row's others (`type` says which).
         let keys = CSVRenderer.union(ProfileSummary.outputKeys, CertificateSummary.outputKeys)
         let listed = try QuerySupport.stream(columns: shown, keys: keys, options.query, context) { stream in
@@ -92,7 +94,9 @@ enum ExpiringCommand: Command {
             func writeCertificates(before date: Date?) throws {
                 while let next = pending.first, date.map({ (next.notAfter ?? .distantPast) < $0 }) ?? true {
                     pending = pending.dropFirst()
-                    if let counted = try queries.counted(next, scope: scope, host: options.query.host) { stream.write(counted.output(now: now)) }
+                    if let counted = try queries.counted(next, usedBy: filter, includeSuperseded: options.includeSuperseded) {
+                        stream.write(counted.expiringOutput(now: now))
+                    }
                 }
             }
             try queries.forEachProfile(filter) { profile in

@@ -8,7 +8,7 @@ struct ExpiringOptions: CommandOptions {
     var days: Int
     var includeExpired: Bool
     var teamID: String?
-    /// Profiles of this kind only (and then no certificates: they have no kind).
+    /// Profiles of this kind only, and the certificates they use.
     var kind: ProfileKind?
     /// Profiles seen only embedded in builds count too.
     var allLocations: Bool

@@ -12,12 +12,31 @@ struct Column: Sendable {
     /// A table leaves this column out when no row has a value in it (CSV always has it): the host
     /// column of a one-host SQLite catalogue, whose host is unnamed (null).
     var tableOnlyWhenSet = false
+    /// Text a table puts before this column's value in some rows, from the whole record: CSV and
+    /// JSON carry that fact under its own key, which a narrow table may drop.
+    var mark: (@Sendable (JSONValue) -> String?)? = nil
 
     /// This column's value in `record`: its key, else the first alternative the record has.
     func value(in record: JSONValue) -> JSONValue {
         if let value = record[key] { return value }
         for alternative in alternatives { if let value = record[alternative] { return value } }
         return .null
+    }
+
+    /// What a table shows in this column for `record`: ``mark`` and the displayed value.
+    func tableText(in record: JSONValue) -> String {
+        let text = display(value(in: record))
+        guard let note = mark?(record) else { return text }
+        return note + text
+    }
+
+    /// Before the name of a profile whose signature is `invalid` (its content or signature changed
+    /// after signing), in every table of profiles, so that it never reads as an ordinary row.
+    static let invalidSignatureNote = "[tampered] "
+
+    /// ``invalidSignatureNote`` for a record whose `signature` is `invalid`.
+    @Sendable static func invalidSignatureMark(_ record: JSONValue) -> String? {
+        record["signature"] == .string(ProfileSignature.Status.invalid.rawValue) ? invalidSignatureNote : nil
     }
 
     /// How a narrow table may shorten this column's text, nil when never: identifiers (a UUID,

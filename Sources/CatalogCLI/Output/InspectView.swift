@@ -52,8 +52,10 @@ struct InspectView {
         }
         var out = ""
         let labelWidth = scalars.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let note = Column.invalidSignatureMark(object)
         for (key, value) in scalars {
-            out += hanging(DisplayWidth.pad(key, labelWidth) + "  ", value, width: width) { highlighted(key, $0) }
+            let shown = key == "name" ? (note ?? "") + value : value
+            out += hanging(DisplayWidth.pad(key, labelWidth) + "  ", shown, width: width) { highlighted(key, $0) }
         }
         for (key, value) in sections {
             out += "\n" + bold(key) + "\n" + section(key, value, width: width)

@@ -25,7 +25,7 @@ struct TableRenderer {
             !column.tableOnlyWhenSet || records.contains { column.value(in: $0) != .null }
         }
         let cells: [[String]] = records.map { record in
-            columns.map { TextSanitizer.terminalSafe($0.display($0.value(in: record))) }
+            columns.map { TextSanitizer.terminalSafe($0.tableText(in: record)) }
         }
         let natural = columns.indices.map { index in
             cells.reduce(DisplayWidth.of(columns[index].header)) { max($0, DisplayWidth.of($1[index])) }

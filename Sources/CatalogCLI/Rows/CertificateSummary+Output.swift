@@ -28,6 +28,13 @@ extension CertificateSummary {
         ])
     }
 
+    /// The certificate row of `expiring`: with `superseded_by`, as its profile rows have.
+    func expiringOutput(now: Date) -> JSONValue {
+        guard case .object(var pairs) = output(now: now) else { return output(now: now) }
+        pairs.append(("superseded_by", .optional(supersededBy)))
+        return .object(pairs)
+    }
+
     /// A certificate inside `show`: the profile's, so without `type` and a count.
     func showOutput(now: Date) -> JSONValue {
         output(now: now).picking(["common_name", "certificate_type", "team_id", "organization", "issuer_common_name",

@@ -45,6 +45,32 @@ extension CatalogQueries {
     /// The profiles `filter` selects, each handed to `body` as it is read: a listing can print its
     /// first row before the last is found, and holds one row at a time.
     package func forEachProfile(_ filter: ProfileFilter, _ body: (ProfileSummary) throws -> Void) throws {
+        let clauses = profileClauses(filter)
+        var parameters = Self.hostParameters(filter.host) + clauses.parameters
+        let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
+        let columns = Self.profileColumns(dialect, onHost: filter.host != nil)
+        let location = Self.profileLocationJoin(dialect, onHost: filter.host != nil)
+        var sql = "SELECT \(columns) FROM profiles p \(location) \(clauses.sql) ORDER BY \(order)"
+        if let limit = filter.limit {
+            sql += " LIMIT ?"
+            parameters.append(.integer(Int64(limit)))
+        }
+        var json = StoredJSON()
+        let wildcardsToo = filter.exactBundleID ? nil : filter.bundleID?.lowercased()
+        var positions: ProfileSummary.Positions?
+        try db.eachRow(sql, parameters) { row in
+            let found = ProfileSummary.Positions.of(row, reusing: positions)
+            positions = found
+            var profile = try ProfileSummary(row, at: found, json: &json)
+            if let wildcardsToo {
+                profile.bundleIDMatch = profile.bundleID?.lowercased() == wildcardsToo ? .exact : .wildcard
+            }
+            try body(profile)
+        }
+    }
+
+    /// The WHERE clause of the profiles `filter` selects, read `FROM profiles p` (its `limit` aside).
+    func profileClauses(_ filter: ProfileFilter) -> QueryFilter {
         var clauses = QueryFilter()
         scope(filter.scope, host: filter.host, into: &clauses)
         // Team ids are upper-case letters and digits; people type them in any case.
@@ -109,27 +135,7 @@ extension CatalogQueries {
         if let superseded = filter.superseded {
             clauses.add(dialect.fragment(Self.supersededBy(dialect) + (superseded ? " IS NOT NULL" : " IS NULL")))
         }
-        var parameters = Self.hostParameters(filter.host) + clauses.parameters
-        let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
-        let columns = Self.profileColumns(dialect, onHost: filter.host != nil)
-        let location = Self.profileLocationJoin(dialect, onHost: filter.host != nil)
-        var sql = "SELECT \(columns) FROM profiles p \(location) \(clauses.sql) ORDER BY \(order)"
-        if let limit = filter.limit {
-            sql += " LIMIT ?"
-            parameters.append(.integer(Int64(limit)))
-        }
-        var json = StoredJSON()
-        let wildcardsToo = filter.exactBundleID ? nil : filter.bundleID?.lowercased()
-        var positions: ProfileSummary.Positions?
-        try db.eachRow(sql, parameters) { row in
-            let found = ProfileSummary.Positions.of(row, reusing: positions)
-            positions = found
-            var profile = try ProfileSummary(row, at: found, json: &json)
-            if let wildcardsToo {
-                profile.bundleIDMatch = profile.bundleID?.lowercased() == wildcardsToo ? .exact : .wildcard
-            }
-            try body(profile)
-        }
+        return clauses
     }
 
     /// The wildcard app ids that cover `bundleID`: `*`, then `com.*`, `com.x.*` for `com.x.app`.
@@ -143,24 +149,28 @@ extension CatalogQueries {
         return patterns
     }
 
-    /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
-    /// used by at least one profile in `scope`, with how many such profiles they serve.
+    /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`)
+    /// that at least one profile in `scope` (of `teamID`, on `host`) uses, with how many such
+    /// profiles; a certificate only superseded profiles use is marked with one that supersedes them.
     package func expiringCertificates(from: Date, to: Date, includeExpired: Bool, scope: LocationScope,
                                       teamID: String?, host: String? = nil) throws -> [CertificateSummary] {
-        try certificatesExpiring(from: from, to: to, includeExpired: includeExpired, teamID: teamID).compactMap {
-            try counted($0, scope: scope, host: host)
+        var users = ProfileFilter()
+        users.scope = scope
+        users.teamID = teamID
+        users.host = host
+        return try certificatesExpiring(from: from, to: to, includeExpired: includeExpired).compactMap {
+            try counted($0, usedBy: users, includeSuperseded: true)
         }
     }
 
     /// Certificates whose notAfter falls in [`from`, `to`] (any time up to `to` with `includeExpired`),
     /// soonest first, not yet counted (`profileCount` nil): counting the profiles of a certificate
     /// that signs thousands is the slow part, which a streaming listing does when it gets there
-    /// (``counted(_:scope:host:)``).
-    package func certificatesExpiring(from: Date, to: Date, includeExpired: Bool, teamID: String?) throws -> [CertificateSummary] {
+    /// (``counted(_:usedBy:includeSuperseded:)``).
+    package func certificatesExpiring(from: Date, to: Date, includeExpired: Bool) throws -> [CertificateSummary] {
         var clauses = QueryFilter()
         clauses.add("c.not_after <= ?", SQLValue(to))
         if !includeExpired { clauses.add("c.not_after >= ?", SQLValue(from)) }
-        if let teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
         return try db.rows("""
             SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name,
                    c.serial, c.not_before, c.not_after, c.sha256
@@ -169,20 +179,29 @@ extension CatalogQueries {
             """, clauses.parameters).map(CertificateSummary.init)
     }
 
-    /// `certificate` with how many profiles present in `scope` (on `host`, when given) list it, or
-    /// nil when none does.
-    package func counted(_ certificate: CertificateSummary, scope: LocationScope,
-                         host: String? = nil) throws -> CertificateSummary? {
-        let live = scope == .installed ? "AND l.container_kind = 'standalone'" : ""
-        let (onHost, hosts) = self.onHost("l.host", host)
-        let count = try db.firstRow("""
-            SELECT count(DISTINCT pc.profile_id) AS n FROM profile_certificates pc JOIN profiles p ON p.id = pc.profile_id
-            JOIN profile_locations l ON l.profile_uuid = p.uuid AND l.removed_at IS NULL \(live)\(onHost)
-            WHERE pc.certificate_sha1 = ?
-            """, hosts + [.text(certificate.sha1)])?.int("n") ?? 0
-        guard count > 0 else { return nil }
+    /// `certificate` as a listing of the profiles `users` selects (its scope, host, team and kind;
+    /// its other filters aside) shows it: counted by the profiles that list it and that nothing
+    /// supersedes — nil when there are none — or, with `includeSuperseded`, by all of them, then
+    /// marked `supersededBy` (one that supersedes them) when only superseded profiles list it.
+    package func counted(_ certificate: CertificateSummary, usedBy users: ProfileFilter,
+                         includeSuperseded: Bool) throws -> CertificateSummary? {
+        var filter = ProfileFilter()
+        filter.scope = users.scope
+        filter.host = users.host
+        filter.teamID = users.teamID
+        filter.kind = users.kind
+        filter.certificateSHA1s = [certificate.sha1]
+        let clauses = profileClauses(filter)
+        guard let row = try db.firstRow("""
+            SELECT count(*) AS n, count(CASE WHEN superseded_by IS NULL THEN 1 END) AS current,
+                   min(superseded_by) AS superseded_by
+            FROM (SELECT \(Self.supersededBy(dialect)) AS superseded_by FROM profiles p \(clauses.sql)) users
+            """, clauses.parameters) else { return nil }
+        let all = row.int("n") ?? 0, current = row.int("current") ?? 0
+        guard includeSuperseded ? all > 0 : current > 0 else { return nil }
         var counted = certificate
-        counted.profileCount = count
+        counted.profileCount = includeSuperseded ? all : current
+        counted.supersededBy = current == 0 ? row.string("superseded_by") : nil
         return counted
     }
 
@@ -232,7 +251,8 @@ extension CatalogQueries {
         buildFilter.host = host
         let builds = try self.builds(buildFilter)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
-        // same team, application identifier, kind and platforms; the later effective expiry renews.
+        // same team, application identifier, kind and platforms; the later effective expiry renews,
+        // when its signature is trusted at least as much as the other's.
         let renewals = try db.rows("""
             SELECT o.uuid, o.name, o.creation_date, o.expiration_date, o.effective_expiration_date,
                    o.effective_expiration_date < p.effective_expiration_date AS older
@@ -240,7 +260,10 @@ extension CatalogQueries {
               ON \(dialect.nullSafeEquals("o.team_id", "p.team_id"))
              AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
              AND o.kind = p.kind AND o.platforms = p.platforms
-             AND o.effective_expiration_date <> p.effective_expiration_date
+             AND ((o.effective_expiration_date > p.effective_expiration_date
+                   AND \(SignatureTrust.renews("o.signature", "p.signature")))
+                  OR (o.effective_expiration_date < p.effective_expiration_date
+                      AND \(SignatureTrust.renews("p.signature", "o.signature"))))
             WHERE p.uuid = ? ORDER BY o.effective_expiration_date, o.uuid
             """, [key]).map(ProfileRenewal.init)
         return ProfileDetail(

@@ -15,7 +15,8 @@ extension CatalogQueries {
         package var contentSHA256: String?
         package var expired: Bool
         package var supersededBy: String?
-        /// The profile of its team and application identifier that expires last: never pruned.
+        /// The profile of its team and application identifier that expires last, of those whose
+        /// signature could renew it (``SignatureTrust``): never pruned.
         package var isNewestOfAppID: Bool
     }
 
@@ -32,6 +33,7 @@ extension CatalogQueries {
                                  AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
                                  AND o.uuid <> p.uuid AND (o.effective_expiration_date > p.effective_expiration_date
                                       OR (o.effective_expiration_date = p.effective_expiration_date AND o.uuid > p.uuid))
+                                 AND \(SignatureTrust.renews("o.signature", "p.signature"))
                                  AND EXISTS (SELECT 1 FROM profile_locations ol
                                              WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)) AS newest
             FROM profile_locations l JOIN profiles p ON p.uuid = l.profile_uuid

@@ -81,16 +81,17 @@ package struct CatalogQueries {
     /// The profile that supersedes `p`, or NULL — the one definition of "superseded" (README,
     /// "Renewals"): another present profile (a location not removed) of the same team, application
     /// identifier (wildcards included, compared as written), kind and platform, with a later
-    /// effective expiry; the latest such profile is named (of two renewals expiring at the same
-    /// second, either: ordering on more than the expiry would sort every group instead of reading
-    /// the covering index backwards).
+    /// effective expiry and a signature trusted at least as much as `p`'s (``SignatureTrust``); the
+    /// latest such profile is named (of two renewals expiring at the same second, either: ordering
+    /// on more than the expiry would sort every group instead of reading the covering index
+    /// backwards).
     static func supersededBy(_ dialect: SQLDialect) -> String {
         """
         (SELECT o.uuid FROM profiles o
          WHERE \(dialect.nullSafeEquals("o.team_id", "p.team_id"))
            AND \(dialect.nullSafeEquals("o.application_identifier", "p.application_identifier"))
            AND o.kind = p.kind AND o.effective_expiration_date > p.effective_expiration_date
-           AND o.platforms = p.platforms
+           AND o.platforms = p.platforms AND \(SignatureTrust.renews("o.signature", "p.signature"))
            AND EXISTS (SELECT 1 FROM profile_locations ol WHERE ol.profile_uuid = o.uuid AND ol.removed_at IS NULL)
          ORDER BY o.effective_expiration_date DESC LIMIT 1)
         """

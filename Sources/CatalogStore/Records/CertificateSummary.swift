@@ -15,6 +15,9 @@ package struct CertificateSummary: Sendable, Equatable {
     package var notAfter: Date?
     /// How many profiles list it (in the scope asked for); nil where not counted (`show`).
     package var profileCount: Int?
+    /// In `expiring --include-superseded`: when only superseded profiles list it, one that
+    /// supersedes them.
+    package var supersededBy: String?
 }
 
 extension CertificateSummary {
