@@ -14,8 +14,9 @@ package struct IngestReport: Sendable {
     /// Files read whose content was decoded: a copy of content already decoded in the run is read
     /// and hashed, not decoded again.
     package var filesDecoded = 0
-    /// Files left out on purpose: Info.plists read and found not an app's (or with build-setting
-    /// placeholders, or not a property list), and the AppleDouble sidecars of would-be candidates.
+    /// Files left out on purpose: Info.plists found not an app's (or with build-setting placeholders,
+    /// or not a property list), read this run or unchanged since a run that read them, and the
+    /// AppleDouble sidecars of would-be candidates.
     package var filesSkipped = 0
     /// Of `filesSkipped`, the AppleDouble sidecars (`._name`), never read.
     package var sidecarsSkipped = 0

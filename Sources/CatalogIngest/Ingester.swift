@@ -119,9 +119,11 @@ package final class Ingester {
                 switch WalkThread.classify(item, stamps: stamps) {
                 case .vanished(let path):
                     seen.insert(path)
-                case .unchanged(let path):
+                case .unchanged(let path, let skipped):
                     seen.insert(path)
                     report.filesUnchanged += 1
+                    // Still left out: the summary says so each run, not only the run that read it.
+                    if skipped { report.filesSkipped += 1 }
                 case .changed(let candidate, let stamp):
                     seen.insert(candidate.path)
                     pending.append((candidate, stamp))
