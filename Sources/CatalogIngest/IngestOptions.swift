@@ -8,6 +8,10 @@ package struct IngestOptions: Sendable {
     package var excludes: [String] = []
     /// Re-read everything, ignoring the incremental index.
     package var full = false
+    /// Accept a root that yields no file although the catalogue holds present locations under it:
+    /// mark them removed. Otherwise such a root (an unmounted share looks like an empty folder) is
+    /// refused and left as it was.
+    package var allowEmpty = false
     /// How many candidates make one batch: decoded together on the background thread while the
     /// previous batch is written.
     package var batchSize = 256

@@ -14,8 +14,9 @@ package struct IngestReport: Sendable {
     /// Files read whose content was decoded: a copy of content already decoded in the run is read
     /// and hashed, not decoded again.
     package var filesDecoded = 0
-    /// Files left out on purpose: Info.plists read and found not an app's (or with build-setting
-    /// placeholders, or not a property list), and the AppleDouble sidecars of would-be candidates.
+    /// Files left out on purpose: Info.plists found not an app's (or with build-setting placeholders,
+    /// or not a property list), read this run or unchanged since a run that read them, and the
+    /// AppleDouble sidecars of would-be candidates.
     package var filesSkipped = 0
     /// Of `filesSkipped`, the AppleDouble sidecars (`._name`), never read.
     package var sidecarsSkipped = 0
@@ -28,9 +29,23 @@ package struct IngestReport: Sendable {
     package var buildsRemoved = 0
     package var buildsTotal = 0
     package var errors: [(path: String, message: String)] = []
-    /// Roots that could not be read at all (also in `errors`): nothing under them was marked removed.
+    /// Roots that could not be read at all, or were refused because they yielded no file (also in
+    /// `errors`): nothing under them was marked removed.
     package var failedRoots: [(path: String, message: String)] = []
+    /// Roots read and found to yield no file, in the order walked.
+    package var emptyRoots: [EmptyRoot] = []
     package var seconds: Double = 0
+
+    /// A root that yielded no file: what the catalogue held there as present when the run began, and
+    /// whether the run refused it (then it is in `failedRoots` too) rather than mark that removed.
+    package struct EmptyRoot: Sendable, Equatable {
+        package var path: String
+        package var heldLocations: Int
+        package var heldBuilds: Int
+        package var refused: Bool
+
+        package var hadHistory: Bool { heldLocations + heldBuilds > 0 }
+    }
 
     package var counts: RunCounts {
         var counts = RunCounts()

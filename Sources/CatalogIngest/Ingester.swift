@@ -113,16 +113,19 @@ package final class Ingester {
         // only rows the run writes, all of them for paths the walk sees, and keeps rows the run
         // marks removed, all of them at paths the walk saw: what is unseen at the end is the same.
         // (Into an empty catalogue nothing is present, and nothing is marked removed below.)
-        let live = startedEmpty ? ([], []) : try writer.livePaths(under: root)
+        let live: (builds: [String], locations: [String]) = startedEmpty ? ([], []) : try writer.livePaths(under: root)
+        let scannedBefore = report.filesScanned
         while let chunk = walk.channel.take() {
             for item in chunk {
                 report.filesScanned += 1
                 switch WalkThread.classify(item, stamps: stamps) {
                 case .vanished(let path):
                     seen.insert(path)
-                case .unchanged(let path):
+                case .unchanged(let path, let skipped):
                     seen.insert(path)
                     report.filesUnchanged += 1
+                    // Still left out: the summary says so each run, not only the run that read it.
+                    if skipped { report.filesSkipped += 1 }
                 case .changed(let candidate, let stamp):
                     seen.insert(candidate.path)
                     pending.append((candidate, stamp))
@@ -155,6 +158,20 @@ package final class Ingester {
         // A root that could not be read at all (an unmounted disk) marks nothing removed, and the
         // errors recorded under it stay current.
         guard rootReadable else { return false }
+        // Nor does one that yields no file while the catalogue holds files there: an unmounted share
+        // is an empty folder, and a root that vanished is not a root that was emptied.
+        if report.filesScanned == scannedBefore {
+            let empty = IngestReport.EmptyRoot(path: root, heldLocations: live.locations.count, heldBuilds: live.builds.count,
+                                               refused: !options.allowEmpty && !(live.locations.isEmpty && live.builds.isEmpty))
+            report.emptyRoots.append(empty)
+            if empty.refused {
+                let message = "found no files, but the catalogue holds " + Self.held(empty) + " under it"
+                report.failedRoots.append((root, message))
+                report.errors.append((root, message))
+                try writer.recordError(run: runID, path: root, message: message)
+                return false
+            }
+        }
         // Nor does a folder below it that could not be listed (permissions, a flaky mount).
         let folders = walker.problems.filter(\.contentsUnknown).map(\.path)
         let unknown = { (path: String) in
@@ -169,6 +186,13 @@ package final class Ingester {
         // Every file in error is read again each run, so what this walk did not report is fixed or gone.
         try writer.clearErrors(under: root, before: runID, at: now, keep: unknown)
         return true
+    }
+
+    /// `3 profile locations and 1 build`: what an empty root held.
+    private static func held(_ root: IngestReport.EmptyRoot) -> String {
+        func count(_ n: Int, _ noun: String) -> String? { n == 0 ? nil : "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        return [count(root.heldLocations, "profile location"), count(root.heldBuilds, "build")]
+            .compactMap { $0 }.joined(separator: " and ")
     }
 
     /// Rows stored under another spelling of a root walked this run (by a version that did not

@@ -10,8 +10,9 @@ final class WalkThread: @unchecked Sendable {
     enum Walked: Sendable {
         /// Gone between the listing and the stat.
         case vanished(String)
-        /// Same size and mtime as the index says, and not in error: not read again.
-        case unchanged(String)
+        /// Same size and mtime as the index says, and not in error: not read again. `skipped`: the
+        /// run that read it left it out on purpose (an Info.plist not an app's).
+        case unchanged(String, skipped: Bool)
         /// What the stat found; ``classify(_:stamps:)`` tells whether it changed.
         case changed(Candidate, CatalogWriter.FileStamp)
     }
@@ -61,7 +62,7 @@ final class WalkThread: @unchecked Sendable {
         guard case .changed(let candidate, let stamp) = item, let known = stamps[candidate.path],
               known.status != .error, known.size == stamp.size,
               known.mtimeNanoseconds == stamp.mtimeNanoseconds else { return item }
-        return .unchanged(candidate.path)
+        return .unchanged(candidate.path, skipped: known.status == .skipped)
     }
 
     /// Waits for the walk to end (every chunk taken) and returns the walker, with its problems.

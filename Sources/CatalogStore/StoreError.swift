@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a catalogue could not be opened or used, in words for the person running `catalog`.
 package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
@@ -9,8 +11,10 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(path: String)
     /// The disk or quota filled up; the transaction was rolled back, nothing stored is lost.
     case diskFull(path: String, detail: String)
-    /// The file or its folder cannot be written by this user.
+    /// The file cannot be written by this user (or is on a read-only volume).
     case readOnly(path: String)
+    /// The file can be written but its folder cannot, where SQLite creates its journal.
+    case readOnlyFolder(path: String, folder: String)
     /// A write was interrupted (a killed ingest) and left a journal this reader may not roll back.
     case interruptedWrite(path: String)
     /// Another ingest of the same host holds its lock on a PostgreSQL catalogue past the wait.
@@ -45,6 +49,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the disk is full while writing \(path); the catalogue is unchanged (\(detail))"
         case .readOnly(let path):
             return "cannot write to \(path): it is read-only"
+        case .readOnlyFolder(let path, let folder):
+            return "cannot write to \(path): the file is writable but its folder \(folder) is read-only, "
+                + "and SQLite creates its journal there"
         case .interruptedWrite(let path):
             return "catalogue \(path): an ingest was interrupted and left \(path)-journal, which only a user who may "
                 + "write the catalogue can roll back; any catalog command run by that user (its next ingest) does so"
@@ -80,8 +87,16 @@ extension StoreError {
         switch error.primaryCode {
         case SQLiteError.busy, SQLiteError.locked: return StoreError.busy(path: path)
         case SQLiteError.full: return StoreError.diskFull(path: path, detail: error.message)
-        case SQLiteError.readOnly: return StoreError.readOnly(path: path)
+        case SQLiteError.readOnly: return readOnlyFailure(path: path)
         default: return error
         }
+    }
+
+    /// A read-only failure, saying which is read-only: the file, or only the folder it is in.
+    static func readOnlyFailure(path: String) -> StoreError {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        if access(path, W_OK) == 0, access(folder, W_OK) != 0 { return .readOnlyFolder(path: path, folder: folder) }
+        return .readOnly(path: path)
     }
 }

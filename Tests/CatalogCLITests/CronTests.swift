@@ -42,7 +42,8 @@ import Testing
     }
 
     /// Every job in the README's crontab, run as cron runs it (`/bin/sh -c`, the crontab's variable
-    /// lines as environment, no terminal) against an empty tree, so nothing expires: each must print
+    /// lines as environment, no terminal) against a tree where nothing expires (an app's Info.plist in
+    /// each folder, a build without a profile: an empty folder is warned about): each must print
     /// nothing at all — cron mails any output — and exit 0.
     @Test func readmeCronLinesAreSilentWhenNothingIsWrong() throws {
         let crontab = try Self.readmeCrontab()
@@ -57,7 +58,10 @@ import Testing
         }
         for job in jobs {
             for word in job.split(separator: " ") where word.hasPrefix("/srv/") && !word.contains(".") {
-                try FileManager.default.createDirectory(atPath: relocate(String(word)), withIntermediateDirectories: true)
+                let folder = relocate(String(word))
+                guard !FileManager.default.fileExists(atPath: folder) else { continue }
+                try FileManager.default.createDirectory(atPath: folder + "/App", withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/plists/app-xml.plist", toPath: folder + "/App/Info.plist")
             }
         }
         var environment = ["PATH": "/usr/bin:/bin", "HOME": root, "SHELL": "/bin/sh"]

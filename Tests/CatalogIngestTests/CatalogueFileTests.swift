@@ -52,6 +52,35 @@ import CatalogTestSupport
         #expect(try permissions(of: db) == 0o444)
     }
 
+    /// A writable file in a folder that is not: SQLite cannot create its journal, and the message
+    /// says it is the folder. (As root modes do not bite, the binary runs as nobody then.)
+    @Test(.enabled(if: Unprivileged.isAvailable, "needs a non-root user or setpriv"))
+    func theCLISaysWhenOnlyTheCataloguesFolderIsReadOnly() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("profiles", to: "tree")
+        let folder = scratch.file("catalogue")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = folder + "/catalog.sqlite"
+        try ingest([tree], db: db)
+        try scratch.copyFixtures("bundles", to: "tree/bundles")
+        try Unprivileged.open(scratch.path)
+        defer { chmod(folder, 0o755) }
+        chmod(db, 0o666)
+        chmod(folder, 0o555)
+        let before = try readBytes(db)
+        let result = try Unprivileged.run(["ingest", tree, "--db", db, "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: cannot write to \(db): the file is writable but its folder \(folder) is read-only, "
+                + "and SQLite creates its journal there\n", "\(result.stderr)")
+        #expect(try readBytes(db) == before)
+        // The file itself read-only is said as before.
+        chmod(folder, 0o755)
+        chmod(db, 0o444)
+        let file = try Unprivileged.run(["ingest", tree, "--db", db, "--quiet"])
+        #expect(file.status == 1)
+        #expect(file.stderr == "error: cannot write to \(db): it is read-only\n", "\(file.stderr)")
+    }
+
     // MARK: Corrupt and foreign files
 
     @Test(.enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))

@@ -16,7 +16,7 @@ enum BuildsCommand: Command {
         OptionSpec(name: "version", value: "v", help: "Only this marketing version (CFBundleShortVersionString)."),
         OptionSpec(name: "build", value: "b", help: "Only this build number (CFBundleVersion)."),
         OptionSpec(name: "team", value: "id", help: "Only this team."),
-        OptionSpec(name: "profile", value: "uuid", help: "Only builds that embed this profile."),
+        OptionSpec(name: "profile", value: "profile", help: "Only builds that embed this profile: a UUID or a unique prefix of 8+ hex\ndigits, a path or a name, as show takes them."),
         OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
         OptionSpec(name: "limit", value: "n", help: "At most N builds."),
         QuerySupport.asOfOption,
@@ -39,8 +39,10 @@ enum BuildsCommand: Command {
 
     static func run(_ options: BuildsOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
+        var filter = options.filter
+        if let typed = filter.profileUUID { filter.profileUUID = try ProfileLookup.uuid(typed, host: options.query.host, queries) }
         try QuerySupport.stream(columns: columns, keys: BuildSummary.outputKeys, options.query, context) { stream in
-            try queries.forEachBuild(options.filter) { stream.write($0.output(now: options.filter.now)) }
+            try queries.forEachBuild(filter) { stream.write($0.output(now: filter.now)) }
         }
         return 0
     }

@@ -15,7 +15,9 @@ enum IngestCommand: Command {
         standard Xcode profile folders and ~/Library/Developer/Xcode/Archives that exist are used.
         Bad files are reported as warnings and recorded; the run goes on. A PATH that does not exist or
         cannot be read is an error: the other paths are ingested, nothing under it is marked removed,
-        and the command exits 1.
+        and the command exits 1. So is a PATH that yields no file while the catalogue holds files
+        under it (an unmounted share is an empty folder), unless --allow-empty; a PATH that never
+        held any and yields none is a warning.
 
         Each run belongs to a build host: --host NAME (else $CATALOG_HOST). A SQLite catalogue is one
         machine's, unnamed unless given one; a PostgreSQL catalogue (--db postgresql://…) gathers a
@@ -33,6 +35,7 @@ enum IngestCommand: Command {
         OptionSpec(name: "exclude", value: "pattern", repeatable: true, help: "Skip entries matching a .gitignore-style pattern (repeatable)."),
         OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
         OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode, not only when a PATH failed."),
+        OptionSpec(name: "allow-empty", help: "Accept a PATH emptied on purpose, marking what it held removed. Without\nit, a PATH that yields no file while the catalogue holds files under it\nis an error."),
         OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
         HostName.option(help: "The build host this run is from (default: $CATALOG_HOST; on PostgreSQL, this machine's name)."),
     ]
@@ -48,6 +51,7 @@ enum IngestCommand: Command {
             context.flush()
         })
         var ingestOptions = IngestOptions(roots: roots, excludes: options.excludes, full: options.full)
+        ingestOptions.allowEmpty = options.allowEmpty
         #if CATALOG_TEST_HOOKS
         if let text = context.environment["CATALOG_TEST_KILL_AFTER_WRITES"], let limit = Int(text) {
             ingestOptions.crashAfterWrites = limit
@@ -74,14 +78,28 @@ enum IngestCommand: Command {
         CatalogueLocation.leaveReadableByReaders(catalogue, context, clearLine: showProgress)
         let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }
+        for root in emptyRootsToWarnAbout(report, defaultRoots: options.paths.isEmpty) {
+            context.err("warning: \(TextSanitizer.terminalSafe(root)): found no profiles or builds\n")
+        }
         if !options.quiet { context.err(report.summary + "\n") }
         // Said last, after the summary, so a cron mail ends with why the run failed.
+        let refused = Set(report.emptyRoots.filter(\.refused).map(\.path))
         for (root, message) in report.failedRoots {
             context.err("error: \(TextSanitizer.terminalSafe(root)): \(TextSanitizer.terminalSafe(message)); "
-                        + "nothing under it was marked removed\n")
+                        + "nothing under it was marked removed"
+                        + (refused.contains(root) ? " (is it unmounted? if it was emptied on purpose, run with --allow-empty)" : "")
+                        + "\n")
         }
         if !report.failedRoots.isEmpty { return ExitStatus.failure }
         return options.strict && !report.errors.isEmpty ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// The roots that yielded no file and held none before: each given PATH; of the standard Xcode
+    /// folders, which often exist empty (no archives yet, the folder an older Xcode used), only when
+    /// all of them are empty.
+    static func emptyRootsToWarnAbout(_ report: IngestReport, defaultRoots: Bool) -> [String] {
+        let empty = report.emptyRoots.filter { !$0.hadHistory }.map(\.path)
+        return !defaultRoots || report.filesScanned == 0 ? empty : []
     }
 
     /// The given paths made absolute, or the standard folders that exist. A given path that does not

@@ -35,7 +35,7 @@ enum ReportCommand: Command {
                 try Data(HTMLReport(data: data, version: CatalogCommand.version).render().utf8)
                     .write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                throw CLIError("cannot write \(path): \(error.localizedDescription)")
+                throw CLIError("cannot write \(path): \(whyNotWritable(path) ?? error.localizedDescription)")
             }
             context.err("wrote \(TextSanitizer.terminalSafe(path))\n")
         case .html:
@@ -44,5 +44,16 @@ enum ReportCommand: Command {
             context.out(MarkdownReport(data: data).render())
         }
         return ExitStatus.success
+    }
+
+    /// Why a file cannot be written at `path`, in words Foundation's errors do not give: the folder
+    /// is missing, is not a folder, or may not be written; or the path is a folder. nil: none of those.
+    static func whyNotWritable(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "it is a folder" }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return "the folder \(folder) does not exist" }
+        guard isFolder.boolValue else { return "\(folder) is not a folder" }
+        return access(folder, W_OK) != 0 ? "the folder \(folder) is not writable" : nil
     }
 }

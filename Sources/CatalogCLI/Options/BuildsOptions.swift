@@ -13,6 +13,7 @@ struct BuildsOptions: CommandOptions {
         filter.shortVersion = arguments.value("version")
         filter.build = arguments.value("build")
         filter.teamID = arguments.value("team")
+        // As typed: ``BuildsCommand`` turns it into a UUID once the catalogue is open.
         filter.profileUUID = arguments.value("profile")
         filter.since = try arguments.date("since")
         filter.presence = try QuerySupport.presence(arguments)

@@ -11,6 +11,8 @@ struct IngestCommandOptions: CommandOptions {
     var full: Bool
     /// Exit 1 when any file failed to decode.
     var strict: Bool
+    /// Accept a PATH that yields no file although the catalogue holds some under it.
+    var allowEmpty: Bool
     /// No summary line and no progress.
     var quiet: Bool
     /// `--host` or `$CATALOG_HOST`; nil: the default for the catalogue's engine (``HostName``).
@@ -22,6 +24,7 @@ struct IngestCommandOptions: CommandOptions {
         excludes = arguments.all("exclude")
         full = arguments.flag("full")
         strict = arguments.flag("strict")
+        allowEmpty = arguments.flag("allow-empty")
         quiet = arguments.flag("quiet")
         host = try HostName.given(arguments, context.environment)
     }

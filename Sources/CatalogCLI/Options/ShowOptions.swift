@@ -1,7 +1,7 @@
 /// `catalog show`'s options: the common ones and the profile asked for.
 struct ShowOptions: CommandOptions {
     var query: QueryOptions
-    /// A UUID, a path or a name, as typed (``ShowCommand/resolve(_:_:)`` finds the UUID).
+    /// A UUID, a path or a name, as typed (``ProfileLookup/uuid(_:host:_:)`` finds the UUID).
     var profile: String
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {

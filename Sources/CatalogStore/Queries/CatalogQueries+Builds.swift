@@ -86,12 +86,16 @@ extension CatalogQueries {
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates; with
-    /// `host`, of that host's builds only.
+    /// `host`, of that host's builds only. A build (bundle id, version, build number, team) is counted
+    /// once however many locations it was seen at (an `.xcarchive` and the `.ipa` exported from it); a
+    /// location without a team (an `.ipa` or `.app` that embeds no profile) belongs to the build of the
+    /// same number when only one team has built that number.
     package func versions(bundleID: String, presence: Presence, host: String? = nil) throws -> [VersionSummary] {
         let (onHost, hosts) = self.onHost("b.host", host)
         let rows = try db.rows("""
-            SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.first_seen, b.last_seen,
-                   b.archived_at, p.kind AS profile_kind, p.effective_expiration_date AS launches_until,
+            SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.team_id, b.profile_uuid,
+                   b.first_seen, b.last_seen, b.archived_at, p.kind AS profile_kind,
+                   p.effective_expiration_date AS launches_until,
                    \(Self.supersededBy(dialect)) AS profile_superseded_by
             FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
             WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (? OR (b.removed_at IS NULL) = ?)\(onHost)
@@ -108,18 +112,46 @@ extension CatalogQueries {
             let group = groups[version] ?? []
             var builds: [String] = []
             for row in group { if let build = row.string("build"), !builds.contains(build) { builds.append(build) } }
+            let identities = group.map(Self.buildIdentity(in: group))
+            var distinct: [BuildIdentity] = []
+            for identity in identities where !distinct.contains(identity) { distinct.append(identity) }
             let archived = group.compactMap { $0.date("archived_at") }
             let sources = Set(try group.map { try $0.value("source_kind", as: BuildArtifact.SourceKind.self) })
-            // The newest build of the version: what its embedded profile lets it do.
-            let newest = group.first
+            // The newest build's launch limit: what the profiles embedded at its locations let it do,
+            // the earliest of them when its copies embed different ones; a copy without one says nothing.
+            let newest = distinct.first
+            let limit = zip(group, identities)
+                .filter { $0.1 == newest && $0.0.string("profile_uuid") != nil }.map(\.0)
+                .min { ($0.date("launches_until") ?? .distantFuture) < ($1.date("launches_until") ?? .distantFuture) }
             return VersionSummary(
-                bundleID: bundleID, shortVersion: version, buildNumbers: builds, buildCount: group.count,
+                bundleID: bundleID, shortVersion: version, buildNumbers: builds, buildCount: distinct.count,
                 sources: sources.sorted { $0.rawValue < $1.rawValue },
                 firstSeen: group.compactMap { $0.date("first_seen") }.min(),
                 lastSeen: group.compactMap { $0.date("last_seen") }.max(),
                 firstArchivedAt: archived.min(), lastArchivedAt: archived.max(),
-                profileKind: try newest?.optionalValue("profile_kind", as: ProfileKind.self),
-                launchesUntil: newest?.date("launches_until"), profileSupersededBy: newest?.string("profile_superseded_by"))
+                profileKind: try limit?.optionalValue("profile_kind", as: ProfileKind.self),
+                launchesUntil: limit?.date("launches_until"), profileSupersededBy: limit?.string("profile_superseded_by"))
+        }
+    }
+
+    /// One build of a version: its build number and team.
+    private struct BuildIdentity: Equatable {
+        var build: String
+        var team: String?
+    }
+
+    /// The build a location of `group` (one version's rows) is a copy of: its number and team, or,
+    /// without a team, the one team that built that number in `group` (none when zero or several did).
+    private static func buildIdentity(in group: [Row]) -> (Row) -> BuildIdentity {
+        var teams: [String: Set<String>] = [:]
+        for row in group {
+            guard let build = row.string("build"), let team = row.string("team_id")?.uppercased() else { continue }
+            teams[build, default: []].insert(team)
+        }
+        return { row in
+            let build = row.string("build") ?? ""
+            let known = teams[build] ?? []
+            return BuildIdentity(build: build, team: row.string("team_id")?.uppercased() ?? (known.count == 1 ? known.first : nil))
         }
     }
 }

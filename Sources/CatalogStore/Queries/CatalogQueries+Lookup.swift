@@ -51,3 +51,30 @@ extension CatalogQueries {
         return try matches("SELECT uuid, name FROM profiles WHERE \(dialect.containsIgnoringCase("name")) ORDER BY name, uuid")
     }
 }
+
+extension CatalogQueries {
+    /// The UUIDs of profiles whose UUID starts with `digits` (hex digits only, any case; the hyphens
+    /// of the UUID's layout are put back), in UUID order.
+    package func profileUUIDs(startingWith digits: String) throws -> [ProfileMatch] {
+        var prefix = ""
+        for (index, digit) in digits.uppercased().enumerated() {
+            if [8, 12, 16, 20].contains(index) { prefix += "-" }
+            prefix.append(digit)
+        }
+        // A range on the UUID index: `prefix` ≤ uuid < `prefix` followed by the highest digit.
+        return try db.rows("""
+            SELECT uuid, name FROM profiles WHERE uuid >= ?1 AND uuid <= ?1 || 'G' ORDER BY uuid
+            """, [.text(prefix)]).map { ProfileMatch(uuid: $0.string("uuid") ?? "", name: $0.string("name") ?? "") }
+    }
+
+    /// The build catalogued at `path` (a container: `.app`, `.ipa`, `.xcarchive`), its top-level app
+    /// rather than a nested one, a present one before a removed one; on `host` when given.
+    package func build(atPath path: String, host: String? = nil) throws -> BuildSummary? {
+        let (onHost, hosts) = self.onHost("b.host", host)
+        return try db.firstRow("""
+            SELECT \(Self.buildColumns(dialect)) FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
+            WHERE b.path = ? AND b.parent_build_id IS NULL\(onHost)
+            ORDER BY b.removed_at IS NOT NULL, b.app_path, b.host
+            """, [.text(path)] + hosts).map { try BuildSummary($0) }
+    }
+}
