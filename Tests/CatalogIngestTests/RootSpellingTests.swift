@@ -105,7 +105,7 @@ import CatalogTestSupport
 
         if volumeFolds {
             // And through the command, as a user types it.
-            let result = try CatalogProcess.run(["ingest", typed, "--db", db, "--json"])
+            let result = try CatalogProcess.run(["ingest", typed, "--db", db, "--quiet"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try liveLocations(db) == locations)
         } else {

@@ -88,9 +88,7 @@ final class Scratch {
         let target = (folder.isEmpty ? path : try makeFoldersExactly(folder)) + "/" + (name as NSString).lastPathComponent
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).write(contentsOf: bytes)
         return target
     }
 
