@@ -151,7 +151,7 @@ package final class Catalogue {
                     if checkReferencesAtEnd { try connection.checkForeignKeys() }
                     return result
                 }
-                try connection.flushCommitToMedium()
+                connection.flushCommitToMedium()
                 return result
             } catch let error as SQLiteError {
                 throw StoreError.mapping(error, path: path)

@@ -47,10 +47,11 @@ extension Connection {
     /// is on the drive's medium, not only in the cache SQLite's barrier sync leaves it in. Nothing in
     /// rollback-journal mode: closing a descriptor of our own on the database file would drop the
     /// POSIX locks SQLite holds on it (they are per process), and that run is still written in order.
-    /// A no-op elsewhere, where `fsync` already empties the drive's cache.
-    package func flushCommitToMedium() throws {
+    /// A no-op elsewhere, where `fsync` already empties the drive's cache. Never fails: the run is
+    /// committed whatever happens here.
+    package func flushCommitToMedium() {
         #if canImport(Darwin)
-        guard let wal = try writeAheadLogPath() else { return }
+        guard let wal = (try? writeAheadLogPath()) ?? nil else { return }
         // SQLite locks the -shm and database files, never the -wal: closing this releases nothing.
         let descriptor = open(wal, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
