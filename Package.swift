@@ -5,8 +5,9 @@ import PackageDescription
 // System C libraries come from the OS (Debian -dev packages on Linux, the SDK on macOS) through
 // system-library targets with project-prefixed module names, so they never clash with other modules.
 // The hooks tests use to kill or stop an ingest mid-run (`CATALOG_TEST_KILL_AFTER_WRITES`,
-// `CATALOG_TEST_STOP_AFTER_WRITES`) exist only in debug builds, the ones `swift test` uses; a
-// release build (`swift build -c release`, the benchmark) has neither the code nor the names.
+// `CATALOG_TEST_STOP_AFTER_WRITES`) and to name prune's trash (`CATALOG_TEST_TRASH`) exist only in
+// debug builds, the ones `swift test` uses; a release build (`swift build -c release`, the
+// benchmark) has neither the code nor the names.
 let testHooks: [SwiftSetting] = [.define("CATALOG_TEST_HOOKS", .when(configuration: .debug))]
 
 let package = Package(

@@ -55,9 +55,16 @@ fi
 
 case "$command" in
 start)
-    bin=$(find_bin)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
+    # A Unix socket's path has at most 103 bytes on macOS (107 on Linux): $TMPDIR there is too long.
+    socket_path="$dir/socket/.s.PGSQL.5432"
+    if [ "${#socket_path}" -gt 103 ]; then
+        rmdir "$dir" 2>/dev/null || true
+        echo "postgres-test-server: $socket_path is longer than a Unix socket path may be (103 bytes); use a shorter DIR, e.g. under /tmp" >&2
+        exit 1
+    fi
+    bin=$(find_bin)
     mkdir -p "$dir/data" "$dir/socket"
     chmod 700 "$dir" "$dir/data" "$dir/socket"
     if [ "$(id -u)" -eq 0 ]; then chown -R "$run_user" "$dir"; fi

@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 
 /// The `catalog` entry point: parses the subcommand, runs it and exits with its status —
@@ -38,11 +39,20 @@ public enum CatalogCommand {
         SUBCOMMANDS:
         """
 
+    /// Runs the command on a thread with the stack decoding needs (``DecodingStack``), as the main
+    /// thread's is whatever `ulimit -s` gave the process.
     public static func main() {
-        let context = CommandContext()
-        let status = run(Array(CommandLine.arguments.dropFirst()), context)
-        context.flush()
-        exit(status)
+        let thread = Thread {
+            let context = CommandContext()
+            let status = run(Array(CommandLine.arguments.dropFirst()), context)
+            context.flush()
+            exit(status)
+        }
+        thread.name = "catalog"
+        thread.stackSize = DecodingStack.size
+        thread.start()
+        // The command thread ends the process with exit(3); this thread only waits for it.
+        while true { pause() }
     }
 
     /// Options every command that reads the catalogue takes, accepted before the subcommand too

@@ -10,6 +10,12 @@ enum Trash {
 
     /// Returns where the file went.
     static func move(_ path: String, environment: [String: String], now: Date = Date()) throws -> String {
+        #if CATALOG_TEST_HOOKS
+        // Tests name the trash: the system's call on macOS uses the real ~/.Trash whatever HOME says.
+        if let trash = environment["CATALOG_TEST_TRASH"], trash.hasPrefix("/") {
+            return try moveToFreedesktopTrash(path, trash: trash, now: now)
+        }
+        #endif
         #if os(macOS)
         // The system's own trash call puts the file in the right trash (per volume) and lets
         // Finder's "Put Back" work.
@@ -27,8 +33,12 @@ enum Trash {
     static func moveToFreedesktopTrash(_ path: String, environment: [String: String], now: Date) throws -> String {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        let trash = dataHome + "/Trash"
         try? FileManager.default.createDirectory(atPath: dataHome, withIntermediateDirectories: true)
+        return try moveToFreedesktopTrash(path, trash: dataHome + "/Trash", now: now)
+    }
+
+    /// The same, into the trash folder `trash` (its `files` and `info` made as needed).
+    static func moveToFreedesktopTrash(_ path: String, trash: String, now: Date) throws -> String {
         for folder in [trash, trash + "/files", trash + "/info"] {
             if mkdir(folder, 0o700) != 0 && errno != EEXIST {
                 throw Failure(description: "cannot create the trash folder \(folder): \(String(cString: strerror(errno)))")

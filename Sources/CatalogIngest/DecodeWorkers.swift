@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 
 /// The threads that decode an ingest's batches, one per core (``DecodeQueue/workers``), at a lower
@@ -38,6 +39,7 @@ final class DecodeWorkers: @unchecked Sendable {
                 work(index)
             }
             thread.name = "catalog-decode-\(index)"
+            thread.stackSize = DecodingStack.size
             #if canImport(Darwin)
             thread.qualityOfService = .utility
             #endif

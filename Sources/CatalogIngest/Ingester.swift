@@ -65,8 +65,8 @@ package final class Ingester {
         onProgress = progress
         now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         // A run is one large transaction. A power cut may lose the last run; whether the file stays
-        // consistent depends on the sync reaching the drive's medium, which on macOS only
-        // F_FULLFSYNC does: the store's settings say how each platform gets there.
+        // consistent depends on the drive writing in order, and whether the run survives on its
+        // cache reaching the medium: the store's settings say how each platform gets there.
         try catalogue.writeRun {
             // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
             // would key the same files twice and never see the other's rows as removed.

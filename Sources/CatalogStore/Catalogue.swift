@@ -144,13 +144,15 @@ package final class Catalogue {
                 // transaction; if another ingest fills the catalogue meanwhile, the check still runs).
                 let checkReferencesAtEnd = try connection.deferForeignKeysIfEmpty()
                 defer { if checkReferencesAtEnd { _ = try? connection.execute("PRAGMA foreign_keys = ON") } }
-                return try connection.transaction(.immediate) {
+                let result = try connection.transaction(.immediate) {
                     let deferred = try connection.dropSecondaryIndexesIfEmpty()
                     let result = try body()
                     try connection.createIndexes(deferred)
                     if checkReferencesAtEnd { try connection.checkForeignKeys() }
                     return result
                 }
+                connection.flushCommitToMedium()
+                return result
             } catch let error as SQLiteError {
                 throw StoreError.mapping(error, path: path)
             }

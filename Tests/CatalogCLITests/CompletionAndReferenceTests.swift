@@ -5,25 +5,37 @@ import Testing
 /// Shell completions load in real shells and complete subcommands, options and enumerated
 /// values; `docs/cli.md` is the current help text of every command.
 @Suite struct CompletionAndReferenceTests {
-    /// A shell to test with; under `.ci/run` (which installs them) a missing one fails instead of skipping.
-    static func shell(_ path: String) -> Bool {
-        FileManager.default.isExecutableFile(atPath: path) || TestPaths.toolsRequired
+    /// Where a shell is: the first executable `name` on PATH, else in the folders systems put it in
+    /// (`/bin/zsh` on macOS, `/usr/bin/zsh` on Debian, Homebrew's for fish). Nil when there is none.
+    static func locate(_ name: String) -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let folders = path + ["/bin", "/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
+        return folders.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether a test with the shell runs: it is there, or it must (under `.ci/run`, which installs
+    /// them, a missing one fails instead of skipping).
+    static func shell(_ name: String) -> Bool {
+        locate(name) != nil || TestPaths.toolsRequired
     }
 
     /// Runs `shell -c script` with the completion script for `name` saved beside it.
-    static func run(_ shellPath: String, completions name: String, _ script: String) throws -> (status: Int32, output: String) {
+    static func run(_ shell: String, completions name: String, _ script: String) throws -> (status: Int32, output: String) {
+        let shellPath = try #require(locate(shell), "\(shell) not found on PATH or in /bin, /usr/bin, /usr/local/bin, /opt/homebrew/bin")
         let generated = try CatalogProcess.run(["completions", name])
         #expect(generated.status == 0, "\(generated.stderr)")
         let file = TestPaths.temporary + "catalog-completion-" + UUID().uuidString
         try generated.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
+        // The shell's own folder on PATH, for scripts that start it again (`zsh -n`).
+        let folder = (shellPath as NSString).deletingLastPathComponent
         return try CatalogProcess.runAsScheduled(shellPath, ["-c", script.replacingOccurrences(of: "SCRIPT", with: file)],
-                                                 environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
+                                                 environment: ["PATH": folder + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
     }
 
-    @Test(.enabled(if: shell("/bin/bash"), "needs bash"))
+    @Test(.enabled(if: shell("bash"), "needs bash"))
     func bashCompletionsLoadAndComplete() throws {
-        let (status, output) = try Self.run("/bin/bash", completions: "bash", """
+        let (status, output) = try Self.run("bash", completions: "bash", """
             source SCRIPT
             complete -p catalog
             try() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _catalog; echo "${COMPREPLY[*]}"; }
@@ -43,9 +55,9 @@ import Testing
         #expect(lines.dropFirst(5).first == "bash zsh fish")
     }
 
-    @Test(.enabled(if: shell("/usr/bin/zsh"), "needs zsh (Debian package zsh; .ci/run installs it)"))
+    @Test(.enabled(if: shell("zsh"), "needs zsh (Debian package zsh; .ci/run installs it)"))
     func zshCompletionsParseAndLoad() throws {
-        let (status, output) = try Self.run("/usr/bin/zsh", completions: "zsh", """
+        let (status, output) = try Self.run("zsh", completions: "zsh", """
             zsh -n SCRIPT || exit 3
             autoload -U compinit && compinit -u -D
             source SCRIPT 2>&1
@@ -55,9 +67,9 @@ import Testing
         #expect(output.contains("_catalog: function"), "\(output)")
     }
 
-    @Test(.enabled(if: shell("/usr/bin/fish"), "needs fish (Debian package fish; .ci/run installs it)"))
+    @Test(.enabled(if: shell("fish"), "needs fish (Debian package fish; .ci/run installs it)"))
     func fishCompletionsParseAndComplete() throws {
-        let (status, output) = try Self.run("/usr/bin/fish", completions: "fish", """
+        let (status, output) = try Self.run("fish", completions: "fish", """
             source SCRIPT; or exit 3
             complete -C 'catalog exp'
             complete -C 'catalog expiring --kind '

@@ -1,3 +1,4 @@
+@testable import CatalogCLI
 import CatalogTestSupport
 import Foundation
 import Testing
@@ -37,9 +38,23 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
         }
 
-        func prune(_ arguments: [String], root: String? = nil) throws -> (CatalogProcess.Result, [[String: Any]]) {
+        /// The trash `prune --apply` uses: the freedesktop.org one under `home`. On macOS the test
+        /// build is told so (`CATALOG_TEST_TRASH`): the system's trash call ignores HOME, and would
+        /// leave the test's files in the real `~/.Trash`.
+        var trash: String { home + "/.local/share/Trash" }
+
+        var environment: [String: String] {
+            #if os(macOS)
+            return ["HOME": home, "XDG_DATA_HOME": "", "CATALOG_TEST_TRASH": trash]
+            #else
+            return ["HOME": home, "XDG_DATA_HOME": ""]
+            #endif
+        }
+
+        func prune(_ arguments: [String], root: String? = nil,
+                   environment extra: [String: String] = [:]) throws -> (CatalogProcess.Result, [[String: Any]]) {
             let result = try CatalogProcess.run(["prune", root ?? tree, "--db", db, "--json"] + arguments,
-                                                environment: ["HOME": home, "XDG_DATA_HOME": ""])
+                                                environment: environment.merging(extra) { $1 })
             return (result, (try? CatalogProcess.json(result.stdout) as? [[String: Any]]) ?? [])
         }
 
@@ -84,16 +99,11 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(records.filter { $0["action"] as? String == "trashed" }.count == 2)
         #expect(!setup.exists("renew-adhoc-old.mobileprovision") && !setup.exists("renew-wildcard-old.mobileprovision"))
-        #if os(macOS)
-        // The system's trash call: the file is where `message` says, in a .Trash folder.
         let moved = records.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("moved to ") }
-        #expect(moved.count == 2 && moved.allSatisfy { $0.contains("/.Trash") }, "\(moved)")
-        #else
-        let trash = setup.home + "/.local/share/Trash"
-        #expect(FileManager.default.fileExists(atPath: trash + "/files/renew-adhoc-old.mobileprovision"))
-        let info = try String(contentsOfFile: trash + "/info/renew-adhoc-old.mobileprovision.trashinfo", encoding: .utf8)
+        #expect(moved.count == 2 && moved.allSatisfy { $0.hasPrefix("moved to " + setup.trash + "/files/") }, "\(moved)")
+        #expect(FileManager.default.fileExists(atPath: setup.trash + "/files/renew-adhoc-old.mobileprovision"))
+        let info = try String(contentsOfFile: setup.trash + "/info/renew-adhoc-old.mobileprovision.trashinfo", encoding: .utf8)
         #expect(info.hasPrefix("[Trash Info]\nPath=\(setup.tree)/renew-adhoc-old.mobileprovision\nDeletionDate="))
-        #endif
         #expect(try setup.removedUUIDs() == ["44C6C3D6-6720-46AD-AD64-9FC192DFFA1E", "91B8EB25-2D8A-427D-AB52-082426516FFF"])
         #expect(FileManager.default.fileExists(atPath: setup.tree + "/Example.app/embedded.mobileprovision"))
         // A second run finds nothing more to do, and an ingest agrees with what prune recorded.
@@ -101,6 +111,37 @@ import Testing
         try setup.ingest()
         #expect(try setup.removedUUIDs().count == 2)
     }
+
+    /// Tests name the trash with `CATALOG_TEST_TRASH` (debug builds only: `ReleaseBuildTests`), on
+    /// every platform; nothing goes to the trash under HOME.
+    @Test func theTrashATestNamesIsTheOneUsed() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let named = setup.folder + "/named-trash"
+        let (result, records) = try setup.prune(Self.asOf + ["--superseded", "--apply"],
+                                                environment: ["CATALOG_TEST_TRASH": named])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(records.filter { $0["action"] as? String == "trashed" }.count == 2)
+        #expect(FileManager.default.fileExists(atPath: named + "/files/renew-adhoc-old.mobileprovision"))
+        #expect(FileManager.default.fileExists(atPath: named + "/info/renew-wildcard-old.mobileprovision.trashinfo"))
+        #expect(!FileManager.default.fileExists(atPath: setup.trash))
+    }
+
+    #if os(macOS)
+    /// The system's own trash call, once, in process: the file is where it says, in a `.Trash`
+    /// folder, and is removed from there at once (the real trash of whoever runs the tests).
+    @Test func theSystemTrashCallMovesAFileIntoATrashFolder() throws {
+        let folder = TestPaths.temporary + "catalog-trash-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/old.mobileprovision"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let moved = try Trash.move(file, environment: [:])
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+        #expect(moved.contains("/.Trash"), "\(moved)")
+        #expect(FileManager.default.fileExists(atPath: moved) && !FileManager.default.fileExists(atPath: file))
+    }
+    #endif
 
     @Test func deleteDeletesAndOnlyUnderTheGivenRoots() throws {
         let setup = try Setup()
@@ -119,7 +160,7 @@ import Testing
         #expect(records.allSatisfy { ($0["path"] as? String)?.hasPrefix(setup.tree + "/") == true })
         #expect(!setup.exists("renew-adhoc-old.mobileprovision"))
         #expect(FileManager.default.fileExists(atPath: other + "/renew-adhoc-old.mobileprovision"), "outside the roots: untouched")
-        #expect(!FileManager.default.fileExists(atPath: setup.home + "/.local/share/Trash"), "--delete does not trash")
+        #expect(!FileManager.default.fileExists(atPath: setup.trash), "--delete does not trash")
         #expect(try setup.prune(Self.asOf + ["--apply", "--delete"]).0.status == 64)
     }
 
@@ -160,7 +201,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: prefix.first ?? CatalogProcess.executable)
         process.arguments = Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [CatalogProcess.executable])
             + ["prune", setup.tree, "--db", setup.db, "--json", "--apply"] + Self.asOf
-        process.environment = ["HOME": setup.home, "PATH": "/usr/bin:/bin"]
+        process.environment = setup.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

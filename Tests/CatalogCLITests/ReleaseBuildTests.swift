@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import CatalogTestSupport
 
-/// Issue 9 §5: the test hooks (`CATALOG_TEST_KILL_AFTER_WRITES`, `CATALOG_TEST_STOP_AFTER_WRITES`)
-/// are compiled into debug builds only. `.ci/run` builds the release binary before `swift test`, so
-/// CI always checks it; elsewhere the test is skipped when there is no release build.
+/// Issue 9 §5: the test hooks (`CATALOG_TEST_KILL_AFTER_WRITES`, `CATALOG_TEST_STOP_AFTER_WRITES`,
+/// `CATALOG_TEST_TRASH`) are compiled into debug builds only. `.ci/run` builds the release binary
+/// before `swift test`, so CI always checks it; elsewhere the test is skipped when there is no
+/// release build.
 @Suite struct ReleaseBuildTests {
     static let release = TestPaths.packageRoot + "/.build/release/catalog"
     static var hasRelease: Bool { FileManager.default.isExecutableFile(atPath: release) }
-    static let hookNames = ["CATALOG_TEST_KILL_AFTER_WRITES", "CATALOG_TEST_STOP_AFTER_WRITES"]
+    static let hookNames = ["CATALOG_TEST_KILL_AFTER_WRITES", "CATALOG_TEST_STOP_AFTER_WRITES", "CATALOG_TEST_TRASH"]
 
     private func contains(_ binary: String, _ needle: String) throws -> Bool {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))

@@ -1,4 +1,5 @@
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 @Suite struct BERReaderTests {
@@ -149,13 +150,17 @@ import Testing
             for _ in 0..<levels { bytes = B.tlv(0x30, bytes) }
             return bytes
         }
-        _ = try BERReader(bytes: nested(BERReader.defaultMaxDepth, indefinite: true))
-        _ = try BERReader(bytes: nested(BERReader.defaultMaxDepth, indefinite: false))
-        #expect(failure(nested(BERReader.defaultMaxDepth + 1, indefinite: true))?.offset
-                == 2 * BERReader.defaultMaxDepth)
-        #expect(failure(nested(BERReader.defaultMaxDepth + 1, indefinite: false)) != nil)
-        // Far deeper than the limit: an error, not a stack overflow.
-        #expect(failure(nested(100_000, indefinite: true)) != nil)
+        let limit = BERReader.defaultMaxDepth
+        // On a thread with the decoders' stack: nesting to the limit recurses as far as it lets.
+        let (deepest, tooDeep) = try ThreadOfKnownSize.run(stackSize: DecodingStack.size) {
+            (Result { for indefinite in [true, false] { _ = try BERReader(bytes: nested(limit, indefinite: indefinite)) } },
+             // Far deeper than the limit last: an error, not a stack overflow.
+             [nested(limit + 1, indefinite: true), nested(limit + 1, indefinite: false), nested(100_000, indefinite: true)]
+                .map { bytes in failure(bytes) })
+        }
+        #expect(throws: Never.self) { try deepest.get() }
+        #expect(tooDeep[0]?.offset == 2 * limit)
+        #expect(tooDeep[1] != nil && tooDeep[2] != nil)
     }
 
     @Test func nodeCountLimit() throws {

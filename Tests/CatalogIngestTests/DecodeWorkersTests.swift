@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import CatalogIngest
+import CatalogCore
+import CatalogTestSupport
 
 /// The decoding threads run every job they are given before `stop` returns, each on the thread it
 /// was given to and in the order given, on threads below the caller's priority (Linux: a higher nice
@@ -47,6 +49,28 @@ struct DecodeWorkersTests {
         let expected = min(Self.niceValue() + DecodeWorkers.niceness, 19)
         #expect(log.niceValues == [expected])
         #endif
+    }
+
+    /// The decoders' threads get the stack decoding needs, not the platform's default (512 KiB on
+    /// macOS; `ulimit -s` on Linux, which `.ci/run` sets to 512 for one run of the suite).
+    @Test func eachThreadHasTheDecodingStack() {
+        final class Sizes: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [Int] = []
+        }
+        let sizes = Sizes()
+        let workers = DecodeWorkers(count: 2)
+        for job in 0..<2 {
+            workers.run(on: job) {
+                let size = ThreadOfKnownSize.currentStackSize()
+                sizes.lock.lock()
+                sizes.values.append(size)
+                sizes.lock.unlock()
+            }
+        }
+        workers.stop()
+        #expect(sizes.values.count == 2)
+        #expect(sizes.values.allSatisfy { $0 >= DecodingStack.size }, "\(sizes.values)")
     }
 
     @Test func stoppingWithNoJobsEnds() {

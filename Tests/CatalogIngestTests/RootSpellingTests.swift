@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue 17: one folder reached under two spellings — another case or Unicode normalisation on a
 /// case-insensitive APFS volume, a symlink, the Xcode 16 profile folder symlinked to the old one —
@@ -9,14 +10,28 @@ import Testing
 @Suite struct RootSpellingTests {
     private let profiles = ["ios-development.mobileprovision", "ios-adhoc.mobileprovision"]
 
-    /// A tree `…/Library/MobileDevice/Provisioning Profilé` (the last name NFC) holding two profiles.
-    private func makeTree(_ scratch: Scratch) throws -> String {
-        let folder = scratch.file("Library/MobileDevice/Provisioning Profil\u{E9}")
-        for name in profiles {
-            try scratch.copy(IngestPaths.fixtures + "/profiles/" + name,
-                             to: "Library/MobileDevice/Provisioning Profil\u{E9}/" + name)
+    /// The folder name both ways: é precomposed (NFC, U+00E9) and decomposed (NFD, e + U+0301).
+    private static let precomposed = "Provisioning Profil\u{E9}"
+    private static let decomposed = "Provisioning Profile\u{301}"
+
+    /// A tree `…/Library/MobileDevice/<name>` holding two profiles, made through mkdir(2) and open(2)
+    /// with the name's bytes as given. Returns the folder under its on-disk spelling.
+    private func makeTree(_ scratch: Scratch, name: String = precomposed) throws -> String {
+        for profile in profiles {
+            try scratch.writeExactly("Library/MobileDevice/\(name)/\(profile)",
+                                     readBytes(IngestPaths.fixtures + "/profiles/" + profile))
         }
-        return folder
+        return Scratch.storedSpelling(scratch.file("Library/MobileDevice/" + name))
+    }
+
+    /// Byte for byte (SQLite compares bytes, Swift strings would not).
+    private func hasPrefix(_ path: String, _ prefix: String) -> Bool {
+        Array(path.utf8).starts(with: Array(prefix.utf8))
+    }
+
+    private func containsBytes(_ text: String?, _ part: String) -> Bool {
+        guard let text else { return false }
+        return Data(text.utf8).range(of: Data(part.utf8)) != nil
     }
 
     private func liveLocations(_ db: String) throws -> [String] {
@@ -36,6 +51,7 @@ import Testing
         // What a user types on a case-insensitive Mac: lower case, and the é decomposed (NFD).
         let typed = scratch.file("library/mobiledevice/provisioning profile\u{301}")
         #expect(!Array(typed.utf8).elementsEqual(Array(folder.lowercased().utf8)))
+        #expect(hasPrefix(folder, scratch.file("Library/MobileDevice/" + Self.precomposed)), "made with the bytes given")
         let db = scratch.file("catalog.sqlite")
 
         let first = try ingest([typed], db: db, resolver: CaseFoldingResolver())
@@ -43,9 +59,8 @@ import Testing
         #expect(first.profilesNew == 2)
         let locations = try liveLocations(db)
         #expect(locations.count == 2)
-        // Byte for byte the stored spelling (SQLite compares bytes, Swift strings would not).
-        #expect(locations.allSatisfy { Array($0.utf8).starts(with: Array((folder + "/").utf8)) }, "\(locations)")
-        #expect(try lastRunRoots(db)?.contains("Provisioning Profil\u{E9}") == true)
+        #expect(locations.allSatisfy { hasPrefix($0, folder + "/") }, "\(locations)")
+        #expect(containsBytes(try lastRunRoots(db), folder))
 
         // The exact spelling next: the incremental index matches, nothing is duplicated or removed.
         let second = try ingest([folder], db: db, resolver: CaseFoldingResolver())
@@ -58,6 +73,48 @@ import Testing
         let third = try ingest([typed], db: db, resolver: CaseFoldingResolver())
         #expect(third.profilesRemoved == 1)
         #expect(try liveLocations(db) == [folder + "/" + profiles[1]])
+    }
+
+    /// A PATH typed with é precomposed (as a keyboard gives it) whose folder is stored decomposed (as
+    /// Finder and Foundation name folders on macOS): on a normalisation-insensitive volume (APFS) the
+    /// path opens the folder, and the run catalogues it once, under the stored bytes, however many
+    /// spellings of it are given. Where the file system tells them apart (Linux), the resolver
+    /// stands in for the volume: names there are bytes, and the precomposed path is another folder.
+    @Test func aPrecomposedPathToADecomposedFolderIsCataloguedOnceUnderTheStoredSpelling() throws {
+        let scratch = try Scratch()
+        let folder = try makeTree(scratch, name: Self.decomposed)
+        let typed = scratch.file("Library/MobileDevice/" + Self.precomposed)
+        #expect(!hasPrefix(folder, typed) && !hasPrefix(typed, folder))
+        var info = stat()
+        let volumeFolds = stat(typed, &info) == 0
+        let resolver: any PathResolving = volumeFolds ? SystemPathResolver() : CaseFoldingResolver()
+        let db = scratch.file("catalog.sqlite")
+
+        let first = try ingest([typed, folder, typed + "/"], db: db, resolver: resolver)
+        #expect(first.errors.isEmpty, "\(first.errors)")
+        #expect(first.filesScanned == 2 && first.profilesNew == 2)
+        let locations = try liveLocations(db)
+        #expect(locations == profiles.sorted().map { folder + "/" + $0 })
+        #expect(locations.allSatisfy { hasPrefix($0, folder + "/") }, "\(locations)")
+        let roots = try lastRunRoots(db)
+        #expect(containsBytes(roots, folder) && !containsBytes(roots, typed), "\(roots ?? "")")
+        // Typed again: the same rows, unchanged.
+        let second = try ingest([typed], db: db, resolver: resolver)
+        #expect(second.filesUnchanged == 2 && second.profilesNew == 0 && second.profilesRemoved == 0)
+        #expect(try liveLocations(db) == locations)
+
+        if volumeFolds {
+            // And through the command, as a user types it.
+            let result = try CatalogProcess.run(["ingest", typed, "--db", db, "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try liveLocations(db) == locations)
+        } else {
+            // On the real file system the precomposed path is not there: reported, nothing removed.
+            let missing = try ingest([typed], db: db)
+            #expect(missing.errors.map(\.path) == [typed])
+            #expect(missing.profilesRemoved == 0)
+            #expect(try liveLocations(db) == locations)
+        }
     }
 
     @Test func theXcode16ProfileFolderSymlinkedToTheOldOneIsWalkedOnce() throws {

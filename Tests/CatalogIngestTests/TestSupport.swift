@@ -66,6 +66,59 @@ final class Scratch {
         return target
     }
 
+    /// Creates the folders of `name` with mkdir(2), each name exactly the UTF-8 of the scalars given:
+    /// Foundation on macOS hands the file system decomposed names (é as e + U+0301).
+    @discardableResult
+    func makeFoldersExactly(_ name: String) throws -> String {
+        var folder = path
+        for component in name.split(separator: "/") {
+            folder += "/" + component
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        }
+        return folder
+    }
+
+    /// Writes `bytes` to `name` with open(2), its last name exactly as given; its folders are made
+    /// as ``makeFoldersExactly(_:)`` does.
+    @discardableResult
+    func writeExactly(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let folder = (name as NSString).deletingLastPathComponent
+        let target = (folder.isEmpty ? path : try makeFoldersExactly(folder)) + "/" + (name as NSString).lastPathComponent
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).write(contentsOf: bytes)
+        return target
+    }
+
+    /// `path` under the scratch folder, each name below it as its folder's listing (`readdir`)
+    /// spells it: the entry with the same bytes, else the one equal to it under Unicode canonical
+    /// equivalence (what a normalisation-insensitive volume opens for it).
+    static func storedSpelling(_ path: String) -> String {
+        var resolved = ""
+        for component in path.split(separator: "/").map(String.init) {
+            let names = listing(resolved.isEmpty ? "/" : resolved)
+            let stored = names.first { Array($0.utf8) == Array(component.utf8) } ?? names.first { $0 == component }
+            resolved += "/" + (stored ?? component)
+        }
+        return resolved
+    }
+
+    /// The names in `folder` as `readdir` gives their bytes.
+    static func listing(_ folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)
+            ?? MemoryLayout<dirent>.size - MemoryLayout.size(ofValue: dirent().d_name)
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            // Read in place: the record is only as long as its name.
+            names.append(String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)))
+        }
+        return names.filter { $0 != "." && $0 != ".." }
+    }
+
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let target = file(name)

@@ -34,7 +34,7 @@ public enum PostgresTestServer {
             return (nil, "no PostgreSQL server: \(urlVariable) is not set and initdb is not installed "
                     + "(apt-get install postgresql): PostgreSQL tests skipped")
         }
-        let folder = TestPaths.temporary + "catalog-postgres-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let folder = clusterFolder()
         let script = TestPaths.packageRoot + "/Scripts/postgres-test-server.sh"
         // Not Foundation's Process: this runs inside a static initialiser on one of Swift Testing's
         // few cooperative threads, and Process reaps its child on a dispatch queue those threads may
@@ -45,6 +45,19 @@ public enum PostgresTestServer {
         }
         return (url, "")
     }()
+
+    /// The longest path a Unix socket may have: `sockaddr_un` holds 104 bytes on macOS (108 on
+    /// Linux), the last for the NUL.
+    public static let maximumSocketPath = 103
+
+    /// A new folder for a cluster this process starts, under `temporary` when the server's socket
+    /// (`FOLDER/socket/.s.PGSQL.5432`) fits in ``maximumSocketPath`` there, else under `/tmp`:
+    /// macOS's temporary folder (`/private/var/folders/…/T/`) is too long for it.
+    public static func clusterFolder(under temporary: String = TestPaths.temporary) -> String {
+        let name = "catalog-postgres-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let preferred = temporary + name
+        return (preferred + "/socket/.s.PGSQL.5432").utf8.count <= maximumSocketPath ? preferred : "/tmp/" + name
+    }
 
     /// Runs `arguments` and returns its exit status, stdout and stderr (trimmed).
     private static func run(_ arguments: [String]) -> (Int32, String, String) {

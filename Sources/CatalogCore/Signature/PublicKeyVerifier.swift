@@ -43,8 +43,11 @@ enum PublicKeyVerifier {
         // X9.63 point for EC — not the whole SubjectPublicKeyInfo.
         let type = algorithm.keyType == .rsa ? kSecAttrKeyTypeRSA : kSecAttrKeyTypeECSECPrimeRandom
         let attributes = [kSecAttrKeyType as String: type, kSecAttrKeyClass as String: kSecAttrKeyClassPublic] as CFDictionary
-        var error: Unmanaged<CFError>?
-        guard let secKey = SecKeyCreateWithData(Data(key.keyBits) as CFData, attributes, &error) else {
+        // Each call returns its error retained (the Create Rule): released as soon as it is back.
+        var loadError: Unmanaged<CFError>?
+        let loaded = SecKeyCreateWithData(Data(key.keyBits) as CFData, attributes, &loadError)
+        loadError?.release()
+        guard let secKey = loaded else {
             return .unusable("the public key could not be loaded")
         }
         let secAlgorithm: SecKeyAlgorithm
@@ -63,8 +66,10 @@ enum PublicKeyVerifier {
         guard SecKeyIsAlgorithmSupported(secKey, .verify, secAlgorithm) else {
             return .unusable("\(algorithm.description) is not supported for this key")
         }
+        var verifyError: Unmanaged<CFError>?
         let ok = SecKeyVerifySignature(secKey, secAlgorithm, Data(message) as CFData,
-                                       Data(signature) as CFData, &error)
+                                       Data(signature) as CFData, &verifyError)
+        verifyError?.release()
         return ok ? .valid : .invalid
     }
     #else
