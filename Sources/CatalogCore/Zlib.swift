@@ -133,9 +133,8 @@ package enum Zlib {
             if ready { deflateEnd(&stream) }
         }
 
-        /// `input` as one zlib stream, a new deflate block starting at each of `blockStarts`
-        /// (ascending offsets): a block has Huffman codes of its own, fitted to its text.
-        package func deflate(_ input: [UInt8], blockStarts: [Int] = []) throws -> [UInt8] {
+        /// `input` as one zlib stream.
+        package func deflate(_ input: [UInt8]) throws -> [UInt8] {
             guard ready, deflateReset(&stream) == Z_OK else { throw Error("zlib could not initialise a deflate stream") }
             if !dictionary.isEmpty {
                 let set = dictionary.withUnsafeBufferPointer {
@@ -143,32 +142,21 @@ package enum Zlib {
                 }
                 guard set == Z_OK else { throw Error("zlib refused the preset dictionary") }
             }
-            // Each block ends in at most a few bytes more than deflateBound counts for one.
-            var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 8 * blockStarts.count)
-            var written = 0
-            var segmentStart = 0
-            func feed(to end: Int, _ flush: Int32) throws {
-                let status = input.withUnsafeBufferPointer { inBuffer in
-                    output.withUnsafeMutableBufferPointer { outBuffer in
-                        stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress.map { $0 + segmentStart })
-                        stream.avail_in = UInt32(end - segmentStart)
-                        stream.next_out = outBuffer.baseAddress.map { $0 + written }
-                        stream.avail_out = UInt32(outBuffer.count - written)
-                        let result = CCatalogZlib.deflate(&stream, flush)
-                        written = outBuffer.count - Int(stream.avail_out)
-                        stream.next_in = nil
-                        stream.next_out = nil
-                        return result
-                    }
+            var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))))
+            let status = input.withUnsafeBufferPointer { inBuffer in
+                output.withUnsafeMutableBufferPointer { outBuffer in
+                    stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
+                    stream.avail_in = UInt32(inBuffer.count)
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = UInt32(outBuffer.count)
+                    let result = CCatalogZlib.deflate(&stream, Z_FINISH)
+                    stream.next_in = nil
+                    stream.next_out = nil
+                    return result
                 }
-                guard status == (flush == Z_FINISH ? Z_STREAM_END : Z_OK), stream.avail_in == 0 else {
-                    throw Error("zlib could not deflate (status \(status))")
-                }
-                segmentStart = end
             }
-            for start in blockStarts where start > segmentStart && start < input.count { try feed(to: start, Z_BLOCK) }
-            try feed(to: input.count, Z_FINISH)
-            output.removeLast(output.count - written)
+            guard status == Z_STREAM_END else { throw Error("zlib could not deflate (status \(status))") }
+            output.removeLast(Int(stream.avail_out))
             return output
         }
     }

@@ -57,7 +57,6 @@ package enum StoredPlist {
         var references: [UInt8] = []
         var count = 0
         var used: [String: [UInt8]] = [:]
-        var blockStarts: [Int] = []
         var copied = 0
         var cursor = 0
         while count < Int(UInt16.max), let open = find(dataOpen, in: plist, from: cursor),
@@ -76,12 +75,7 @@ package enum StoredPlist {
             let separator = plist[lineEnd..<gapEnd]
             guard width <= Int(UInt16.max), separator.count <= Int(UInt8.max),
                   let match = candidates.first(where: { $0.isLaidOut(as: plist[start..<end], width: width, separator: separator) })
-            else {
-                // Other base64 (the DER profile) in a deflate block of its own: codes fitted to its
-                // 64 digits, and the text around it keeps codes fitted to text.
-                blockStarts += [text.count + start - copied, text.count + end - copied]
-                continue
-            }
+            else { continue }
             text.append(contentsOf: plist[copied..<start])
             copied = end
             appendUInt(text.count, bytes: 4, to: &references)
@@ -93,7 +87,7 @@ package enum StoredPlist {
             count += 1
         }
         text.append(contentsOf: plist[copied...])
-        guard plist.count <= Int(UInt32.max), let deflated = try? encoder.deflater.deflate(text, blockStarts: blockStarts) else {
+        guard plist.count <= Int(UInt32.max), let deflated = try? encoder.deflater.deflate(text) else {
             return Encoded(bytes: plist, certificates: [:])
         }
         var out = magicPrefix + [format]
