@@ -113,4 +113,27 @@ struct LegacyCompactPlistTests {
         let hostile: [UInt8] = [2, 0, 1, 0, 100] + [UInt8](repeating: 0x20, count: 100) + [0]
         #expect(throws: StoredPlistError.self) { try decode(try Self.value(template: hostile, length: 50, format: 2)) }
     }
+
+    /// In a catalogue: `Connection.rawPlist(uuid:)` finds the certificate in `certificate_der` and
+    /// the devices in `devices` by id.
+    @Test func aCatalogueRowInFormatTwoReads() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
+        try connection.execute("""
+            INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
+                expiry_cause, sha256, first_seen, last_seen)
+            VALUES (1, 'A', 'n', 'development', '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z',
+                '2027-01-01T00:00:00Z', 'profile', 'AB', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')
+            """)
+        try connection.execute("INSERT INTO profile_plists (profile_id, raw_plist) VALUES (1, ?)", [.blob(Self.formatTwo)])
+        try connection.execute("INSERT INTO certificate_der (sha1, der) VALUES (?, ?)",
+                               [.text(Digest.sha1Hex(Self.certificate)), .blob(Self.certificate)])
+        for (id, udid) in Self.udids {
+            try connection.execute("INSERT INTO devices (id, udid, first_seen) VALUES (?, ?, '2026-11-01T00:00:00Z')",
+                                   [.integer(id), .text(udid)])
+        }
+        #expect(try connection.rawPlist(uuid: "a") == Self.plist)
+        try connection.execute("DELETE FROM devices WHERE id = 300")
+        #expect(throws: StoreError.self) { try connection.rawPlist(uuid: "a") }
+    }
 }
