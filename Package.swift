@@ -33,7 +33,7 @@ let package = Package(
         ], linkerSettings: [
             .linkedFramework("Security", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS])),
         ]),
-        .target(name: "CatalogStore", dependencies: ["CatalogCore", "CCatalogSQLite", "CCatalogZlib"]),
+        .target(name: "CatalogStore", dependencies: ["CatalogCore", "CCatalogSQLite"]),
         .target(name: "CatalogIngest", dependencies: ["CatalogCore", "CatalogStore"], swiftSettings: testHooks),
         .target(name: "CatalogCLI", dependencies: ["CatalogCore", "CatalogStore", "CatalogIngest"],
                 swiftSettings: testHooks),

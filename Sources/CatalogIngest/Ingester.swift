@@ -31,7 +31,7 @@ package final class Ingester {
     /// counted removed once the run is over, whatever order the roots came in.
     private var lostProfiles = Set<String>()
     /// The stored form of the raw plist of each profile decoded in the batch being written.
-    private var compactBySHA: [String: CompactPlist.Encoded] = [:]
+    private var compactBySHA: [String: StoredPlist.Encoded] = [:]
     /// Whether the catalogue held nothing when the run began: then every row it holds at the end
     /// was written this run, at `now`, for a path the walk saw, and nothing can be marked removed
     /// or seen again.
@@ -42,7 +42,7 @@ package final class Ingester {
     /// One per decoding worker, kept for the run: setting up a zlib stream per batch (its window
     /// and hash table, 64 KB, freshly allocated and cleared) was 0.9 % of the workers' time. The
     /// i-th worker of each batch takes the i-th; batches are decoded one after the other.
-    private let compressors = (0..<DecodeQueue.workers).map { _ in CompactPlist.Compressor() }
+    private let compressors = (0..<DecodeQueue.workers).map { _ in StoredPlist.Encoder() }
     private var onWarning: (String, String) -> Void = { _, _ in }
     private var onProgress: (Progress) -> Void = { _ in }
     private var lastProgress = Date.distantPast
@@ -294,21 +294,21 @@ package final class Ingester {
     /// profile it decoded (compacting is CPU work, done on the worker rather than the writer).
     private struct Decoded: Sendable {
         var outcome: Outcome
-        var compact: CompactPlist.Encoded?
+        var compact: StoredPlist.Encoded?
 
-        init(outcome: Outcome, compact: CompactPlist.Encoded?) {
+        init(outcome: Outcome, compact: StoredPlist.Encoded?) {
             self.outcome = outcome
             self.compact = compact
         }
 
-        init(_ outcome: Outcome, compressor: CompactPlist.Compressor) {
+        init(_ outcome: Outcome, compressor: StoredPlist.Encoder) {
             let profile: ProvisioningProfile?
             switch outcome {
             case .profile(let decoded): profile = decoded
             case .build(let artifact): profile = artifact.profile
             default: profile = nil
             }
-            self.init(outcome: outcome, compact: profile.map { CompactPlist.compacting($0, with: compressor) })
+            self.init(outcome: outcome, compact: profile.map { StoredPlist.encode($0, with: compressor) })
         }
     }
 
@@ -320,7 +320,7 @@ package final class Ingester {
     /// Reads, hashes and decodes one candidate on the calling thread. A profile whose bytes another
     /// file of this run already claimed is not decoded again.
     private static func decode(_ candidate: Candidate, claims: ContentClaims,
-                               compressor: CompactPlist.Compressor) -> Decoded {
+                               compressor: StoredPlist.Encoder) -> Decoded {
         let outcome: Outcome
         if candidate.kind == .profile {
             do {

@@ -449,11 +449,11 @@ package final class CatalogWriter {
     /// known, refreshes it — replacing the child rows only when the content changed.
     /// `rewrite` replaces the rows even when the content is unchanged (`ingest --full`, so a decoder
     /// fix reaches profiles already catalogued).
-    /// `compact` is the profile's raw plist as stored (``CompactPlist/compacting(_:)``), made by the
+    /// `compact` is the profile's raw plist as stored (``StoredPlist/encode(_:with:)``), made by the
     /// caller on a decoding thread; made here when not given.
     @discardableResult
     package func upsertProfile(_ profile: ProvisioningProfile, at now: Date, rewrite: Bool = false,
-                               compact: CompactPlist.Encoded? = nil) throws -> ProfileChange {
+                               compact: StoredPlist.Encoded? = nil) throws -> ProfileChange {
         // Most profiles a fleet's hosts meet are catalogued already, unchanged: no transaction for them.
         // A run into a catalogue that held no profile knows the ones it has written itself; any other
         // is new, without a lookup (100,000 of them in a first ingest of 100,000 profiles). On
@@ -541,20 +541,17 @@ package final class CatalogWriter {
 
     /// `existing`: the catalogued profile, nil when it is new.
     private func writeProfile(_ profile: ProvisioningProfile, existing: StoredProfile?, at now: Date, rewrite: Bool,
-                              compact: CompactPlist.Encoded?) throws -> ProfileChange {
+                              compact: StoredPlist.Encoded?) throws -> ProfileChange {
         if existing?.sha256 == profile.sha256, !rewrite {
             try touchProfile(profile.uuid, at: now)
             return .unchanged
         }
-        let compact = compact ?? CompactPlist.compacting(profile)
-        // The certificates the compact plist refers to, stored first (once per run each), by key.
+        let compact = compact ?? StoredPlist.encode(profile)
+        // The certificates the stored plist refers to, stored first (once per run each), by key.
         for (sha1, der) in compact.certificates.sorted(by: { $0.key < $1.key }) where storedDER.insert(sha1).inserted {
             try run(.insertCertificateDER, [.text(sha1), .blob(der)])
         }
-        // The devices next: the compact plist refers to them by id.
         let deviceIDs = profile.devices.isEmpty ? [] : try deviceIDs(profile.devices, seen: SQLValue(now))
-        // One id per listed device, or the plist is stored as it is (never expected).
-        let rawPlist = (deviceIDs.count == profile.devices.count ? compact.stored(deviceIDs: deviceIDs) : nil) ?? profile.rawPlist
         // The device ids an update replaces, read with the hash before the upsert overwrites them.
         let oldDeviceIDs = existing?.deviceIDs.map { StoredJSON().ids($0) } ?? []
         // Positional values in the column order of `HotStatement.upsertProfile`: this statement runs
@@ -582,7 +579,7 @@ package final class CatalogWriter {
                 ?? sharedDB.firstRow("SELECT id FROM profiles WHERE uuid = ?", [.text(profile.uuid)])?.int64("id")
         else { throw StoreError.unexpectedValue(column: "profiles.id", value: "none") }
         // In a table of its own (migration 0016): the rest of the row stays on one page.
-        try run(.upsertPlist, [.integer(profileID), .blob(rawPlist)])
+        try run(.upsertPlist, [.integer(profileID), .blob(compact.bytes)])
         if existing != nil {
             try sharedDB.write("DELETE FROM profile_certificates WHERE profile_id = ?", [.integer(profileID)])
             try sharedDB.write("DELETE FROM profile_undecodable_certificates WHERE profile_uuid = ?", [.text(profile.uuid)])

@@ -1,18 +1,18 @@
 extension Connection {
     /// The plist of the profile `uuid` exactly as it was in the file (the CMS envelope's content),
-    /// however the catalogue stores it (``CompactPlist``); nil when no such profile is catalogued.
+    /// however the catalogue stores it (``StoredPlist``); nil when no such profile is catalogued.
     package func rawPlist(uuid: String) throws -> [UInt8]? {
         // Its own table since migration 0016, keyed by the profile's id.
         guard let stored = try queryFirst("""
             SELECT pl.raw_plist FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id WHERE p.uuid = ?
             """, [.text(uuid.uppercased())])?[0].blob else { return nil }
         do {
-            return try CompactPlist.decode(stored, certificate: { sha1 in
+            return try StoredPlist.decode(stored, certificate: { sha1 in
                 try queryFirst("SELECT der FROM certificate_der WHERE sha1 = ?", [.text(sha1)])?[0].blob
             }, device: { id in
                 try queryFirst("SELECT udid FROM devices WHERE id = ?", [.integer(id)])?.string("udid")
             })
-        } catch let error as CompactPlistError {
+        } catch let error as StoredPlistError {
             throw StoreError.damagedRawPlist(path: path, uuid: uuid.uppercased(), reason: error.description)
         }
     }

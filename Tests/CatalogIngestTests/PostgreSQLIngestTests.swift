@@ -37,17 +37,15 @@ struct PostgreSQLIngestTests {
 
     /// Everything the runs wrote that does not depend on when or in which order they ran (ids and
     /// times aside; run counts of new and renewed profiles depend on who came first). Raw plists are
-    /// compared as rebuilt, since the stored values name devices by id.
+    /// compared as rebuilt.
     static func contents(_ url: String) throws -> [[SQLValue]] {
         let connection = try PostgreSQLConnection(url)
         let plists = try connection.query("""
             SELECT p.uuid, pl.raw_plist FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id ORDER BY p.uuid
             """).map { row -> [SQLValue] in
-            let plist = try CompactPlist.decode(row.blob("raw_plist") ?? [], certificate: { sha1 in
+            let plist = try StoredPlist.decode(row.blob("raw_plist") ?? []) { sha1 in
                 try connection.queryFirst("SELECT der FROM certificate_der WHERE sha1 = $1", [.text(sha1)])?.blob("der")
-            }, device: { id in
-                try connection.queryFirst("SELECT udid FROM devices WHERE id = $1", [.integer(id)])?.string("udid")
-            })
+            }
             return [row["uuid"], .text(Digest.sha256Hex(plist))]
         }
         let queries = [

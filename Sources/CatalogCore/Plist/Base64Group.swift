@@ -1,5 +1,4 @@
-/// Four base64 digits: the unit both base64 decoders work in (``XMLPropertyListParser``'s `<data>`
-/// and the compact plist's layout check in CatalogStore).
+/// Four base64 digits: the unit ``XMLPropertyListParser`` decodes `<data>` in.
 package enum Base64Group {
     /// Writes the three bytes of four digit values, each below 64, at `output[offset...]`.
     @inlinable @inline(__always)

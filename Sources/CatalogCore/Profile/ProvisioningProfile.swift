@@ -24,7 +24,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
     /// The decoded `DeveloperCertificates` entries, in order.
     public var certificates: [DeveloperCertificate]
     /// The DER of each of `certificates`, in the same order: the bytes the plist parser decoded,
-    /// which the catalogue's compact plist need not decode again.
+    /// which the catalogue's stored plist refers to instead of holding their base64.
     package var certificateDERs: [[UInt8]] = []
     /// The `DeveloperCertificates` entries that are not readable certificates (not in `certificates`).
     public var undecodableCertificates: [UndecodableCertificate] = []

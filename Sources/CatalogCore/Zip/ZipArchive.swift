@@ -328,10 +328,12 @@ package struct ZipArchive: Sendable {
             output = try file.read(at: dataOffset, count: Int(entry.compressedSize))
         } else {
             do {
-                output = try Inflater.inflateRaw(compressedSize: entry.compressedSize,
-                                                 maxOutput: entry.uncompressedSize) { offset, count in
+                output = try Zlib.inflate(.raw, compressedSize: entry.compressedSize,
+                                          maxOutput: entry.uncompressedSize) { offset, count in
                     try file.read(at: dataOffset + offset, count: count)
-                }
+                }.output
+            } catch let error as Zlib.Error {
+                throw DecodeError(.malformedZip, "\(entry.name): \(error)")
             } catch var error as DecodeError {
                 error.reason = "\(entry.name): \(error.reason)"
                 throw error
@@ -341,7 +343,7 @@ package struct ZipArchive: Sendable {
                                   "\(entry.name): inflates to \(output.count) bytes, not the declared \(entry.uncompressedSize)")
             }
         }
-        let crc = Inflater.crc32(output)
+        let crc = Zlib.crc32(output)
         guard crc == entry.crc32 else {
             throw DecodeError(.malformedZip,
                               "\(entry.name): CRC-32 mismatch (computed \(hex(crc)), declared \(hex(entry.crc32)))")
@@ -411,26 +413,6 @@ private struct ZipFile {
 }
 
 // MARK: - Little-endian reading
-
-/// Sequential little-endian reads from a byte slice; every read is bounds-checked and returns nil
-/// when the bytes run out.
-private struct ByteReader {
-    let bytes: ArraySlice<UInt8>
-    private(set) var position = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes[...] }
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-
-    mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-        guard count >= 0, bytes.count - position >= count else { return nil }
-        let start = bytes.startIndex + position
-        position += count
-        return bytes[start..<(start + count)]
-    }
-
-    mutating func u16() -> UInt16? { take(2).map { $0.u16(0) } }
-    mutating func u64() -> UInt64? { take(8).map { $0.u64(0) } }
-}
 
 private extension ArraySlice<UInt8> {
     /// Little-endian integers at `offset` from the slice start; callers guarantee the bounds.
