@@ -32,7 +32,7 @@ package enum AppBundleReader {
             }
         }
         if binaries {
-            artifact.readBinaries(from: FolderBundleFiles(root: appPath), app: "", policy: policy, trust: trust)
+            artifact.readBinaries(from: FolderBundleFiles(root: appPath), app: "")
         }
         return artifact
     }

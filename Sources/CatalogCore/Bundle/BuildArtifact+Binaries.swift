@@ -4,19 +4,15 @@ extension BuildArtifact {
     /// Reads the Mach-O files of the app at `app` inside `files` (see ``BuildBinaryReader``) and,
     /// for an archive, those of the dSYMs under `debugSymbols`. The app's Info.plist and embedded
     /// profile are the ones already read into this artifact.
-    package mutating func readBinaries(from files: any BundleFiles, app: String?, debugSymbols: String? = nil,
-                                       policy: EmbeddedProfilePolicy, trust: TrustAnchors?) {
-        // The reader lives only for this call.
-        withoutActuallyEscaping(policy) { policy in
-            var reader = BuildBinaryReader(files: files, policy: policy, trust: trust)
-            if let app {
-                reader.readApp(at: app, info: info,
-                               embeddedProfile: (embeddedProfileSHA256 != nil || profileError != nil, profile))
-            }
-            executables = reader.executables
-            signingSubjects = reader.subjects
-            if let debugSymbols { dsyms = reader.readDebugSymbols(in: debugSymbols) }
+    package mutating func readBinaries(from files: any BundleFiles, app: String?, debugSymbols: String? = nil) {
+        var reader = BuildBinaryReader(files: files)
+        if let app {
+            reader.readApp(at: app, info: info,
+                           embeddedProfile: (embeddedProfileSHA256 != nil || profileError != nil, profile))
         }
+        executables = reader.executables
+        signingSubjects = reader.subjects
+        if let debugSymbols { dsyms = reader.readDebugSymbols(in: debugSymbols) }
     }
 
     /// Why the build would not install or pass App Store processing, judged at `asOf` (profile and

@@ -1,8 +1,12 @@
 /// Finds a build's Mach-O files by the bundle layout — the app's executable, then its nested
 /// bundles' (extensions, watch app, app clip, system extensions, login items, XPC services) and
 /// frameworks' — reads each through ranges, and gathers the ``SigningSubject``s: the app and every
-/// nested bundle that embeds a profile. Nested bundles' profiles are decoded with the same policy
-/// and trust as the app's. A file that is not a readable binary is listed with its error.
+/// nested bundle that embeds a profile. A file that is not a readable binary is listed with its
+/// error.
+///
+/// Nested bundles' profiles are decoded for the checks alone, without verifying their signatures
+/// and without asking the caller's ``EmbeddedProfilePolicy`` (an ingest's policy records what it
+/// is asked about; it decodes those profiles when it reads the nested bundles as builds).
 struct BuildBinaryReader {
     /// Bundles visited per build, and how deep they nest (app → watch app → extension is 2): a
     /// hostile `.ipa` cannot make the walk unbounded.
@@ -10,16 +14,12 @@ struct BuildBinaryReader {
     static let maximumDepth = 4
 
     let files: any BundleFiles
-    let policy: EmbeddedProfilePolicy
-    let trust: TrustAnchors?
     private(set) var executables: [BuildExecutable] = []
     private(set) var subjects: [SigningSubject] = []
     private var bundles = 0
 
-    init(files: any BundleFiles, policy: @escaping EmbeddedProfilePolicy, trust: TrustAnchors?) {
+    init(files: any BundleFiles) {
         self.files = files
-        self.policy = policy
-        self.trust = trust
     }
 
     /// Where nested bundles sit inside a bundle's content folder, and what they are.
@@ -134,9 +134,7 @@ struct BuildBinaryReader {
 
     private func decodeProfile(_ path: String) -> ProvisioningProfile? {
         guard let bytes = try? files.read(path, limit: ProfileDecoder.maximumSize) else { return nil }
-        let sha = Digest.sha256Hex(bytes)
-        guard policy(sha) else { return nil }
-        return try? ProfileDecoder.decode(bytes, path: files.describe(path), sha256: sha, trust: trust)
+        return try? ProfileDecoder.decode(bytes, path: files.describe(path), trust: nil)
     }
 
     private static func state(of executable: BuildExecutable?) -> SigningSubject.Binary {
