@@ -48,7 +48,9 @@ extension CodeSignature {
         var blobs: [UInt32: (offset: Int, magic: UInt32, body: ArraySlice<UInt8>)] = [:]
         var order: [UInt32] = []
         for index in 0..<Int(count) {
-            let type = superBlob.u32(12 + index * 8)!, offset = superBlob.u32(16 + index * 8)!
+            guard let type = superBlob.u32(12 + index * 8), let offset = superBlob.u32(16 + index * 8) else {
+                throw fail("index entry \(index) is truncated", at: 12 + index * 8)
+            }
             guard UInt64(offset) >= indexEnd, let blobMagic = superBlob.u32(Int(offset)),
                   let blobLength = superBlob.u32(Int(offset) + 4) else {
                 throw fail("blob \(index) (slot 0x\(String(type, radix: 16))) at \(offset) lies outside the SuperBlob",
@@ -76,7 +78,7 @@ extension CodeSignature {
 
         var directories: [CodeDirectory] = []
         for slot in order where slot == Self.codeDirectorySlot || Self.alternateCodeDirectorySlots.contains(slot) {
-            let blob = blobs[slot]!
+            guard let blob = blobs[slot] else { continue }
             guard blob.magic == CodeDirectory.magic else {
                 throw fail("slot 0x\(String(slot, radix: 16)) holds magic 0x\(String(blob.magic, radix: 16)), not a CodeDirectory",
                            at: blob.offset)

@@ -77,6 +77,8 @@ extension MachOFile {
             do {
                 slices[placement.index] = try slice(reader, offset: placement.offset, size: placement.size, path: path)
             } catch var error as DecodeError {
+                // Inside a fat file, a slice that is no Mach-O makes the file malformed, not unrecognised.
+                if error.kind == .unrecognized { error.kind = .malformedMachO }
                 error.reason = "fat architecture \(placement.index): \(error.reason)"
                 throw error
             }
@@ -156,7 +158,7 @@ extension MachOFile {
             switch command {
             case uuidCommand where slice.uuid == nil:
                 _ = try field(20, needs: 24)
-                slice.uuid = formatUUID(commands.slice(position + 8, 16)!)
+                slice.uuid = commands.slice(position + 8, 16).map(formatUUID)
             case codeSignatureCommand where slice.codeSignatureOffset == nil:
                 slice.codeSignatureOffset = try field(8, needs: 16)
                 slice.codeSignatureSize = try field(12, needs: 16)

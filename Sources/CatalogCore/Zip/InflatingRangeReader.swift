@@ -74,7 +74,9 @@ package final class InflatingRangeReader: RangeReader {
     }
 
     /// Inflates between 1 and `count` bytes into `out`, reading compressed input as needed.
-    private func inflate(into out: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+    private func inflate(into out: UnsafeMutablePointer<UInt8>, count wanted: Int) throws -> Int {
+        // zlib counts in 32 bits; callers loop until they have all they asked for.
+        let count = min(wanted, 1 << 30)
         while true {
             guard !ended else {
                 throw DecodeError(.malformedZip, "deflated data ends at \(position) bytes, before the declared \(size)")
