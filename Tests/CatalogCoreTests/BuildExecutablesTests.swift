@@ -130,4 +130,41 @@ import CatalogTestSupport
             try FileBytes.read(TestPaths.fixtures + "/plists/app-xml.plist", limit: 1 << 20))).json(path: "p") else { return }
         #expect(!plist.map(\.0).contains("executables"))
     }
+
+    /// A bundle cannot make the reader leave it: a link out of the bundle is refused, and a
+    /// `CFBundleExecutable` that is a path is no executable.
+    @Test func nothingOutsideTheBundleIsRead() throws {
+        let folder = TestPaths.temporary + "catalog-macho-escape-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder + "/Escape.app", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Self.codesign + "macho/thin-arm64", toPath: folder + "/outside")
+        func info(_ executable: String) throws {
+            let plist: [String: Any] = ["CFBundleIdentifier": "com.example.escape", "CFBundleExecutable": executable,
+                                        "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"]
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+                .write(to: URL(fileURLWithPath: folder + "/Escape.app/Info.plist"))
+        }
+        try info("Escape")
+        try fm.createSymbolicLink(atPath: folder + "/Escape.app/Escape", withDestinationPath: "../outside")
+        let linked = try BuildArtifact(contentsOf: URL(fileURLWithPath: folder + "/Escape.app"), trust: nil)
+        let refused = try #require(linked.executables.first)
+        #expect(refused.binary == nil)
+        #expect(refused.error?.kind == .unreadable)
+        #expect(refused.error?.reason.contains("out of the bundle") == true)
+
+        try fm.removeItem(atPath: folder + "/Escape.app/Escape")
+        try info("../outside")
+        let named = try BuildArtifact(contentsOf: URL(fileURLWithPath: folder + "/Escape.app"), trust: nil)
+        #expect(named.executables.isEmpty)
+        #expect(named.signingSubjects.first?.binary == .missing)
+        #expect(named.signingSubjects.first?.executable == "Escape", "judged as the bundle's own name")
+
+        // A link inside the bundle is followed.
+        try info("Escape")
+        try fm.moveItem(atPath: folder + "/outside", toPath: folder + "/Escape.app/Real")
+        try fm.createSymbolicLink(atPath: folder + "/Escape.app/Escape", withDestinationPath: "Real")
+        let inside = try BuildArtifact(contentsOf: URL(fileURLWithPath: folder + "/Escape.app"), trust: nil)
+        #expect(inside.executables.first?.binary?.slices.first?.uuid == "8AD76CE2-DD8E-C6B4-8138-1953064BB354")
+    }
 }

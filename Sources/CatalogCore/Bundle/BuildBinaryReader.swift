@@ -43,7 +43,8 @@ struct BuildBinaryReader {
         let content = isMacOS ? Self.join(bundle, "Contents") : bundle
         let info = known?.0 ?? (try? AppInfoDecoder.decode(files.read(Self.join(content, "Info.plist"),
                                                                         limit: AppInfoDecoder.maximumSize)))
-        let name = info?.executable ?? Self.stem(bundle)
+        // An `.app` read as the container is its root, `""`: its name is the folder's.
+        let name = Self.fileName(info?.executable) ?? Self.stem(bundle.isEmpty ? files.describe("") : bundle)
         let executablePath = Self.join(isMacOS ? Self.join(content, "MacOS") : content, name)
         let executable = files.isFile(executablePath) ? read(executablePath, role: role, bundleID: info?.bundleID) : nil
         if let executable { executables.append(executable) }
@@ -87,8 +88,7 @@ struct BuildBinaryReader {
         var version = framework
         let versions = Self.join(framework, "Versions")
         if !files.children(of: versions).isEmpty {
-            let current = files.symbolicLinkTarget(Self.join(versions, "Current"))
-                .flatMap { $0.contains("/") ? nil : $0 }
+            let current = Self.fileName(files.symbolicLinkTarget(Self.join(versions, "Current")))
                 ?? files.children(of: versions).first { $0 != "Current" }
             if let current { version = Self.join(versions, current) }
         }
@@ -96,7 +96,7 @@ struct BuildBinaryReader {
         for candidate in [Self.join(version, "Info.plist"), Self.join(version, "Resources/Info.plist")] where info == nil {
             info = try? AppInfoDecoder.decode(files.read(candidate, limit: AppInfoDecoder.maximumSize))
         }
-        let path = Self.join(version, info?.executable ?? Self.stem(framework))
+        let path = Self.join(version, Self.fileName(info?.executable) ?? Self.stem(framework))
         if files.isFile(path) { executables.append(read(path, role: .framework, bundleID: info?.bundleID)) }
     }
 
@@ -143,13 +143,22 @@ struct BuildBinaryReader {
         if let broken = binary.slices.lazy.compactMap(\.codeSignatureError).first { return .unreadable(broken) }
         let unsigned = binary.slices.filter { !$0.isSigned }.map(\.architecture)
         if !unsigned.isEmpty { return .unsigned(unsigned) }
-        guard let signature = executable.codeSignature else { return .missing }
+        guard let signature = executable.codeSignature else {
+            return .unreadable(DecodeError(.malformedMachO, "no readable code signature", path: executable.path))
+        }
         return .signed(signature)
     }
 
     /// `folder/name`, or `name` at the container's root (`""`).
     static func join(_ folder: String, _ name: String) -> String {
         folder.isEmpty ? name : folder + "/" + name
+    }
+
+    /// A name from a plist or a link, used as one path component: nil when it would leave the folder
+    /// (`..`, a `/`) or is empty.
+    static func fileName(_ name: String?) -> String? {
+        guard let name, !name.isEmpty, name != ".", name != "..", !name.contains("/") else { return nil }
+        return name
     }
 
     /// `Widget.appex` → `Widget`.
