@@ -116,6 +116,16 @@ import CatalogTestSupport
         #expect(MachOFile.formatVersion(0x000D_0201) == "13.2.1")
     }
 
+    @Test func uuidsAsPeopleWriteThem() {
+        let canonical = "6D254A2F-0A5E-3FAF-8E04-99D099B16B6C"
+        for typed in [canonical, canonical.lowercased(), "6d254a2f0a5e3faf8e0499d099b16b6c", "6D254A2F0A5E-3FAF-8E0499D099B16B6C"] {
+            #expect(MachOFile.canonicalUUID(typed) == canonical, "\(typed)")
+        }
+        for wrong in ["", "6D254A2F", canonical + "0", "6D254A2F-0A5E-3FAF-8E04-99D099B16B6G", "{6D254A2F-0A5E-3FAF-8E04-99D099B16B6C}"] {
+            #expect(MachOFile.canonicalUUID(wrong) == nil, "\(wrong)")
+        }
+    }
+
     @Test func theMagicNumbersAreRecognised() throws {
         for name in ["thin-arm64", "fat-arm64-x86_64", "fat64-arm64-arm64e", "thin-armv7", "ppc-bigendian"] {
             #expect(MachOFile.hasMagic(try FileBytes.prefix(Self.macho + "/" + name, count: 4)), "\(name)")

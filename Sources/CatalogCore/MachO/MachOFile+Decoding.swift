@@ -158,7 +158,7 @@ extension MachOFile {
             switch command {
             case uuidCommand where slice.uuid == nil:
                 _ = try field(20, needs: 24)
-                slice.uuid = commands.slice(position + 8, 16).map(formatUUID)
+                slice.uuid = commands.slice(position + 8, 16).map { formatUUID($0) }
             case codeSignatureCommand where slice.codeSignatureOffset == nil:
                 slice.codeSignatureOffset = try field(8, needs: 16)
                 slice.codeSignatureSize = try field(12, needs: 16)
@@ -202,9 +202,9 @@ extension MachOFile {
         }
     }
 
-    /// `6D254A2F-0A5E-3FAF-8E04-99D099B16B6C`.
-    static func formatUUID(_ bytes: ArraySlice<UInt8>) -> String {
-        let hex = Digest.hex(bytes)
+    /// `6D254A2F-0A5E-3FAF-8E04-99D099B16B6C`, from 16 bytes or (`hex`) from their 32 hex digits.
+    static func formatUUID(_ bytes: ArraySlice<UInt8>, hex isHex: Bool = false) -> String {
+        let hex = isHex ? String(decoding: bytes, as: UTF8.self) : Digest.hex(bytes)
         var out = ""
         for (index, character) in hex.enumerated() {
             if [8, 12, 16, 20].contains(index) { out.append("-") }

@@ -53,4 +53,13 @@ public struct MachOFile: Sendable, Equatable {
             throw error.at(path: path)
         }
     }
+
+    /// A UUID written as a person or a crash report may write it — any case, dashes anywhere or none —
+    /// in the form ``MachOSlice/uuid`` has (`6D254A2F-0A5E-3FAF-8E04-99D099B16B6C`); nil unless it is
+    /// 32 hex digits. For looking a binary up by the UUID a crash report names.
+    public static func canonicalUUID(_ text: String) -> String? {
+        let digits = text.unicodeScalars.filter { $0 != "-" }
+        guard digits.count == 32, digits.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return nil }
+        return formatUUID(Array(String(String.UnicodeScalarView(digits)).uppercased().utf8)[...], hex: true)
+    }
 }
