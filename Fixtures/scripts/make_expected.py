@@ -11,7 +11,9 @@ import io
 import json
 import os
 import plistlib
+import struct
 import subprocess
+import tempfile
 import zipfile
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # Fixtures/
@@ -213,7 +215,7 @@ def walk(top):
 
 def files_and_profiles():
     files, profiles = [], []
-    for top in ("profiles", "renewals", "report", "plists", "bundles", "lenient"):
+    for top in ("profiles", "renewals", "report", "plists", "bundles", "lenient", "codesign"):
         for path in walk(os.path.join(HERE, top)):
             name = os.path.basename(path)
             if name.endswith(PROFILE_EXT):
@@ -288,6 +290,152 @@ def ipa_build(path):
             "app_path": app.rstrip("/")}
 
 
+# ---------------------------------------------------------------------------------------------
+# Mach-O binaries under codesign/: read here with struct, hashlib and openssl alone (no code shared
+# with make_codesign.py), as llvm-objdump and `codesign -d` report them.
+
+ARCH_NAMES = {(0x0100000C, 0): "arm64", (0x0100000C, 2): "arm64e", (0x01000007, 3): "x86_64", (12, 9): "armv7",
+              (12, 12): "armv7k", (0x0200000C, 1): "arm64_32", (18, 0): "ppc"}
+PLATFORM_NAMES = {1: "macOS", 2: "iOS", 3: "tvOS", 4: "watchOS", 7: "iOS Simulator"}
+VERSION_MIN = {0x24: "macOS", 0x25: "iOS", 0x2F: "tvOS", 0x30: "watchOS"}
+MACHO_MAGICS = (b"\xca\xfe\xba\xbe", b"\xca\xfe\xba\xbf", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe",
+                b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf")
+
+
+def is_macho(path):
+    if os.path.islink(path) or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as f:
+        return f.read(4) in MACHO_MAGICS
+
+
+def os_version(v):
+    major, minor, patch = v >> 16, (v >> 8) & 0xFF, v & 0xFF
+    return "%d.%d.%d" % (major, minor, patch) if patch else "%d.%d" % (major, minor)
+
+
+def signer_certificate(cms, content):
+    """SHA-1 and CN of the certificate openssl names as the signer of `cms` over `content`."""
+    with tempfile.TemporaryDirectory() as work:
+        paths = [os.path.join(work, n) for n in ("cms.der", "content.bin", "signer.pem")]
+        for path, data in zip(paths, (cms, content)):
+            with open(path, "wb") as f:
+                f.write(data)
+        rc, _ = openssl(["cms", "-verify", "-noverify", "-binary", "-inform", "DER", "-in", paths[0],
+                         "-content", paths[1], "-signer", paths[2], "-out", os.devnull])
+        if rc != 0:
+            raise ValueError("openssl cms could not verify the code signature's CMS blob")
+        _, der_bytes = openssl(["x509", "-in", paths[2], "-outform", "DER"])
+    facts = cert_facts(der_bytes)
+    return facts["sha1"], facts["common_name"]
+
+
+def code_signature(blob):
+    magic, length, count = struct.unpack_from(">III", blob, 0)
+    assert magic == 0xFADE0CC0
+    slots = {}
+    for i in range(count):
+        slot, offset = struct.unpack_from(">II", blob, 12 + 8 * i)
+        _, size = struct.unpack_from(">II", blob, offset)
+        slots[slot] = blob[offset:offset + size]
+    directories = []
+    for slot in sorted(k for k in slots if k == 0 or 0x1000 <= k < 0x1005):
+        cd = slots[slot]
+        version, _, _, ident_offset = struct.unpack_from(">IIII", cd, 8)
+        hash_type = cd[37]
+        team_offset = struct.unpack_from(">I", cd, 48)[0] if version >= 0x20200 else 0
+        digest = (hashlib.sha1 if hash_type == 1 else hashlib.sha256)(cd).hexdigest().upper()
+        directories.append({"slot": slot, "hash_type": {1: "sha1", 2: "sha256"}[hash_type], "hash": digest,
+                            "identifier": cd[ident_offset:cd.index(b"\0", ident_offset)].decode(),
+                            "team_id": cd[team_offset:cd.index(b"\0", team_offset)].decode() if team_offset else None})
+    preferred = [d for d in directories if d["hash_type"] == "sha256"] or directories
+    wrapper = slots.get(0x10000, b"")[8:]
+    sha1, name = signer_certificate(wrapper, slots[0]) if wrapper else (None, None)
+    entitlements = plistlib.loads(slots[5][8:]) if 5 in slots else None
+    return {"cdhash": preferred[0]["hash"][:40], "identifier": directories[0]["identifier"],
+            "team_id": directories[0]["team_id"], "certificate_sha1": sha1, "certificate_name": name,
+            "entitlement_keys": sorted(entitlements) if entitlements is not None else None,
+            "has_der_entitlements": 7 in slots,
+            "code_directories": [{"hash_type": d["hash_type"], "cdhash": d["hash"][:40]} for d in directories]}
+
+
+def thin_facts(data):
+    e = ">" if data[:4] in (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf") else "<"
+    magic, cpu, sub, filetype, ncmds, _ = struct.unpack_from(e + "IIIIII", data, 0)
+    is64 = magic == 0xFEEDFACF
+    facts = {"arch": ARCH_NAMES[(cpu, sub & 0xFFFFFF)], "file_type": filetype, "uuid": None, "platform": None,
+             "minimum_os": None, "sdk": None, "code_signature": None}
+    offset = 32 if is64 else 28
+    for _ in range(ncmds):
+        cmd, size = struct.unpack_from(e + "II", data, offset)
+        if cmd == 0x1B:
+            u = data[offset + 8:offset + 24].hex().upper()
+            facts["uuid"] = "-".join((u[:8], u[8:12], u[12:16], u[16:20], u[20:]))
+        elif cmd == 0x32:
+            platform, minos, sdk = struct.unpack_from(e + "III", data, offset + 8)
+            facts.update(platform=PLATFORM_NAMES[platform], minimum_os=os_version(minos), sdk=os_version(sdk))
+        elif cmd in VERSION_MIN:
+            minos, sdk = struct.unpack_from(e + "II", data, offset + 8)
+            facts.update(platform=VERSION_MIN[cmd], minimum_os=os_version(minos), sdk=os_version(sdk))
+        elif cmd == 0x1D:
+            dataoff, datasize = struct.unpack_from(e + "II", data, offset + 8)
+            facts["code_signature"] = code_signature(data[dataoff:dataoff + datasize])
+        offset += size
+    return facts
+
+
+def macho_facts(data):
+    if data[:4] in (b"\xca\xfe\xba\xbe", b"\xca\xfe\xba\xbf"):
+        is64 = data[3] == 0xBF
+        slices = []
+        for i in range(struct.unpack_from(">I", data, 4)[0]):
+            if is64:
+                _, _, offset, size = struct.unpack_from(">IIQQ", data, 8 + 32 * i)
+            else:
+                _, _, offset, size = struct.unpack_from(">IIII", data, 8 + 20 * i)
+            slices.append(thin_facts(data[offset:offset + size]))
+        return {"layout": "fat64" if is64 else "fat", "slices": slices}
+    return {"layout": "thin", "slices": [thin_facts(data)]}
+
+
+def binaries():
+    """Every Mach-O under codesign/ (files; an .ipa's members as `X.ipa!member`), malformed/ aside."""
+    out = []
+    top = os.path.join(HERE, "codesign")
+    for path in walk(top):
+        if os.sep + "malformed" + os.sep in path:
+            continue
+        if path.endswith(".ipa"):
+            with zipfile.ZipFile(path) as z:
+                for name in z.namelist():
+                    data = z.read(name)
+                    if data[:4] in MACHO_MAGICS:
+                        out.append(dict(path=rel(path) + "!" + name, **macho_facts(data)))
+        elif is_macho(path):
+            with open(path, "rb") as f:
+                out.append(dict(path=rel(path), **macho_facts(f.read())))
+    return out
+
+
+def build_binaries(build, binaries_list):
+    """The `executables` (and for an archive `dsyms`) of a codesign/ build: every Mach-O inside it, by
+    path inside the build, with its architectures."""
+    path = build["path"]
+    inside = []
+    for b in binaries_list:
+        for prefix in (path + "/", path + "!"):
+            if b["path"].startswith(prefix):
+                inside.append((b["path"][len(prefix):], b))
+    def entry(relative, b):
+        return {"path": relative, "architectures": [{"arch": s["arch"], "uuid": s["uuid"]} for s in b["slices"]],
+                "cdhash": next((s["code_signature"]["cdhash"] for s in b["slices"] if s["code_signature"]), None)}
+    build["executables"] = [entry(r, b) for r, b in sorted(inside, key=lambda x: x[0]) if not r.startswith("dSYMs/")]
+    if build["source_kind"] == "xcarchive":
+        build["dsyms"] = [entry(r, b) for r, b in sorted(inside, key=lambda x: x[0]) if r.startswith("dSYMs/")]
+        # The archive's executables are its app's.
+    return build
+
+
 # Where an app keeps bundles that are builds of their own (with the app as parent), and their suffix.
 NESTED = [("PlugIns", ".appex"), ("Watch", ".app"), ("Contents/PlugIns", ".appex"), ("Contents/Extensions", ".appex"),
           ("Contents/Library/LoginItems", ".app"), ("Contents/Library/SystemExtensions", ".systemextension")]
@@ -326,6 +474,20 @@ def builds():
         for name in sorted(os.listdir(os.path.join(HERE, top))):
             if name.endswith(".ipa"):
                 b.append(ipa_build(os.path.join(HERE, top, name)))
+    # codesign/: builds whose executables are real signed Mach-O files, listed with them.
+    codesign, found = os.path.join(HERE, "codesign"), binaries()
+    for name in sorted(os.listdir(codesign)):
+        path = os.path.join(codesign, name)
+        if name.endswith(".app"):
+            builds_here = [app_build(path)] + nested_builds(path)
+        elif name.endswith(".xcarchive"):
+            apps = os.path.join(path, "Products", "Applications")
+            builds_here = [archive_build(path)] + [app_build(os.path.join(apps, a)) for a in sorted(os.listdir(apps))]
+        elif name.endswith(".ipa"):
+            builds_here = [ipa_build(path)]
+        else:
+            continue
+        b.extend(build_binaries(build, found) for build in builds_here)
     return b
 
 
@@ -373,10 +535,15 @@ def main():
                  "envelope_certificates is the raw count in the CMS certificates SET, duplicates included. "
                  "Builds nested in an app (PlugIns/*.appex, Watch/*.app, and on macOS Contents/PlugIns, "
                  "Contents/Extensions/*.appex, Contents/Library/LoginItems/*.app, "
-                 "Contents/Library/SystemExtensions/*.systemextension) carry parent: the app's path.",
+                 "Contents/Library/SystemExtensions/*.systemextension) carry parent: the app's path. "
+                 "binaries lists every Mach-O under codesign/ (an .ipa's as X.ipa!member) with its slices "
+                 "(llvm-objdump's facts; cdhash of the SHA-256 CodeDirectory, else the SHA-1 one; the CMS "
+                 "signer as openssl cms -verify names it); codesign/ builds list those inside them as "
+                 "executables (and an archive's dSYMs as dsyms), by path inside the build.",
         "profiles": profiles,
         "files": files,
         "builds": builds(),
+        "binaries": binaries(),
         "malformed": malformed(),
     }
     with open(os.path.join(HERE, "expected.json"), "w", encoding="utf-8") as f:

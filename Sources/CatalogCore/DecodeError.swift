@@ -25,6 +25,8 @@ public struct DecodeError: Error, Sendable, CustomStringConvertible {
         case malformedZip
         /// A bundle (.app, .xcarchive, .ipa) lacks what makes it one.
         case invalidBundle
+        /// A Mach-O binary, or its code signature, is malformed or truncated.
+        case malformedMachO
     }
 
     public var kind: Kind

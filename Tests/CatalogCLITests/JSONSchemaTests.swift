@@ -49,7 +49,10 @@ import Testing
         let decodedProfile = try decode("profiles/ios-development.mobileprovision")
         let undecodable = try decode("lenient/undecodable-certificates.mobileprovision")
         let undecodableShown = try object(["show", undecodable["uuid"] as? String ?? "-"])
-        let decodedBuilds = try ["bundles/Example.app", "ipa/Example.ipa", "bundles/Example.xcarchive", "plists/app-xml.plist"].map(decode)
+        let decodedBuilds = try ["bundles/Example.app", "ipa/Example.ipa", "bundles/Example.xcarchive", "plists/app-xml.plist",
+                                 "codesign/Signed.xcarchive", "codesign/Unsigned.app"].map(decode)
+        let executables = decodedBuilds.flatMap { Self.objects($0["executables"]) }
+        let dsyms = decodedBuilds.flatMap { Self.objects($0["dsyms"]) }
         let prune = try catalogue.run(["prune", CatalogProcess.fixtures + "/renewals", "--json", "--as-of", "2026-11-20"])
         let samples: [String: [[String: Any]]] = [
             "profile row": try list(["profiles", "--bundle-id", "com.example.app"]) + expiring.filter { $0["type"] as? String == "profile" }
@@ -77,6 +80,11 @@ import Testing
             "decode profile.certificates[]": Self.objects(decodedProfile["certificates"]),
             "decode profile.undecodable_certificates[]": Self.objects(undecodable["undecodable_certificates"]),
             "decode build": decodedBuilds,
+            "decode build.executables[]": executables,
+            "decode build.executables[].architectures[]": (executables + dsyms).flatMap { Self.objects($0["architectures"]) },
+            "decode build.executables[].code_signature": executables.flatMap { Self.objects($0["code_signature"]) },
+            "decode build.dsyms[]": dsyms,
+            "decode build.signing_problems[]": decodedBuilds.flatMap { Self.objects($0["signing_problems"]) },
         ]
         #expect(Set(samples.keys) == Set(documented.keys), "every documented section is sampled")
         for (section, objects) in samples {

@@ -185,4 +185,70 @@ import Testing
         decoder.dateDecodingStrategy = .iso8601
         #expect(try decoder.decode(DeveloperCertificate.self, from: data) == certificate)
     }
+
+    // MARK: Mach-O binaries and code signatures
+
+    @Test func binariesDecodeFromTheirURLAsExpected() throws {
+        let expected = try TestPaths.expected(at: TestPaths.fixtures + "/expected.json")
+        let binaries = try #require(expected["binaries"] as? [[String: Any]])
+        let files = binaries.filter { ($0["path"] as? String)?.hasPrefix("Fixtures/codesign/macho/") == true }
+        #expect(files.count >= 8)
+        for entry in files {
+            let path = try #require(entry["path"] as? String)
+            let url = URL(fileURLWithPath: TestPaths.packageRoot + "/" + path)
+            let binary = try MachOFile(contentsOf: url)
+            #expect(binary == (try MachOFile(bytes: Data(contentsOf: url), path: path)), "\(path)")
+            #expect(binary.layout.rawValue == entry["layout"] as? String, "\(path)")
+            let slices = entry["slices"] as? [[String: Any]] ?? []
+            #expect(binary.slices.map(\.architecture) == slices.map { $0["arch"] as? String ?? "" }, "\(path)")
+            #expect(binary.slices.map(\.uuid) == slices.map { $0["uuid"] as? String }, "\(path)")
+            let cdhashes = slices.map { ($0["code_signature"] as? [String: Any])?["cdhash"] as? String }
+            #expect(binary.slices.map { $0.codeSignature?.cdhash } == cdhashes, "\(path)")
+        }
+    }
+
+    @Test func aCodeSignatureAsCodesignDescribesIt() throws {
+        let binary = try MachOFile(contentsOf: Self.fixture("codesign/macho/thin-arm64"))
+        let slice = try #require(binary.slices.first)
+        #expect(slice.architecture == "arm64" && slice.platform == .iOS && slice.minimumOS == "16.0" && slice.is64Bit)
+        #expect(slice.fileType == MachOSlice.executeFileType)
+        let signature = try #require(slice.codeSignature)
+        #expect(signature.identifier == "com.example.thin")
+        #expect(signature.teamID == "TEAM123456")
+        #expect(signature.codeDirectories.map(\.hashType) == [CodeDirectory.HashType.sha1, .sha256])
+        #expect(signature.cdhash == signature.codeDirectories.last?.cdhash)
+        #expect(signature.signingCertificate?.commonName == "Apple Development: Jane Doe (ABCDE12345)")
+        #expect(signature.signingCertificate?.type == .appleDevelopment)
+        #expect(signature.entitlements?["get-task-allow"] == .bool(true))
+        #expect(!signature.isAdHoc)
+        let unsigned = try MachOFile(contentsOf: Self.fixture("codesign/macho/unsigned-arm64"))
+        #expect(unsigned.slices.first?.isSigned == false)
+        #expect(unsigned.slices.first?.codeSignature == nil)
+        let broken = try #require(throws: DecodeError.self) {
+            try MachOFile(contentsOf: Self.fixture("codesign/macho/malformed/load-commands-past-end"))
+        }
+        #expect(broken.kind == .malformedMachO)
+    }
+
+    @Test func aBuildsExecutablesDSYMsAndSigningProblems() throws {
+        let archive = try BuildArtifact(contentsOf: Self.fixture("codesign/Signed.xcarchive"), trust: nil)
+        #expect(archive.executables.first?.role == .main)
+        #expect(archive.executables.first?.path == "Products/Applications/Signed.app/Signed")
+        #expect(Set(archive.executables.map(\.role)) == [.main, .framework, .appExtension, .watchApp, .appClip])
+        #expect(archive.dsyms.count == 2)
+        let uuids = Set(archive.executables.compactMap { $0.binary?.slices.first?.uuid })
+        #expect(archive.dsyms.allSatisfy { uuids.contains($0.binary?.slices.first?.uuid ?? "-") })
+
+        let asOf = try Self.date("2026-09-01T00:00:00Z")
+        #expect(archive.signingProblems(asOf: asOf).isEmpty)
+        let debuggable = try BuildArtifact(contentsOf: Self.fixture("codesign/Debuggable.app"), trust: nil)
+        let problems = debuggable.signingProblems(asOf: asOf)
+        #expect(problems.map(\.code) == [.getTaskAllowMismatch])
+        #expect(problems.first?.executable == "Debuggable")
+        // The checks run again from the subjects alone, at another date.
+        let subject = try #require(debuggable.signingSubjects.first)
+        let later = try Self.date("2027-01-01T00:00:00Z")
+        #expect(SigningCheck.problems(subject, asOf: later).map(\.code) == [.profileExpired, .getTaskAllowMismatch])
+        #expect(SigningProblem.Code.allCases.count == 10)
+    }
 }

@@ -79,6 +79,24 @@ struct Conformance {
         }
     }
 
+    /// Path → "arch uuid, … cdhash" of decoded binaries, comparable with expected.json's.
+    static func binaries(_ decoded: [(String, MachOFile?)]) -> [String: String] {
+        Dictionary(decoded.map { path, binary in
+            let slices = binary?.slices ?? []
+            let cdhash = slices.lazy.compactMap { $0.codeSignature?.cdhash }.first ?? "-"
+            return (path, slices.map { "\($0.architecture) \($0.uuid ?? "-")" }.joined(separator: ", ") + " " + cdhash)
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func binaries(_ expected: [[String: Any]]) -> [String: String] {
+        Dictionary(expected.map { entry in
+            let slices = (entry["architectures"] as? [[String: Any]] ?? []).map {
+                "\($0["arch"] as? String ?? "?") \($0["uuid"] as? String ?? "-")"
+            }
+            return (entry["path"] as? String ?? "", slices.joined(separator: ", ") + " " + (entry["cdhash"] as? String ?? "-"))
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
     func checkBuilds() throws {
         for build in list("builds") {
             let path = build["path"] as? String ?? ""
@@ -104,6 +122,14 @@ struct Conformance {
             }
             if let scheme = build["scheme"] as? String {
                 #expect(artifact.scheme == scheme, "\(path)")
+            }
+            // Fixture builds with real binaries list every Mach-O inside them (found by magic number).
+            if let executables = build["executables"] as? [[String: Any]] {
+                #expect(Self.binaries(artifact.executables.map { ($0.path, $0.binary) }) == Self.binaries(executables),
+                        "\(path): executables")
+            }
+            if let dsyms = build["dsyms"] as? [[String: Any]] {
+                #expect(Self.binaries(artifact.dsyms.map { ($0.path, $0.binary) }) == Self.binaries(dsyms), "\(path): dsyms")
             }
             if let appPath = build["app_path"] as? String {
                 // Written relative to the container or as a full path; the model keeps it relative.

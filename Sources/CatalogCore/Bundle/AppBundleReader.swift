@@ -14,9 +14,12 @@ package enum AppBundleReader {
         possibleLayouts(of: appPath).first { FileBytes.isFile($0.infoPlist) }
     }
 
+    /// The app at `appPath`, with its binaries unless `binaries` is false (an archive reads them
+    /// itself, to name them from the archive's top).
     package static func read(_ appPath: String, sourceKind: BuildArtifact.SourceKind = .app,
                              policy: EmbeddedProfilePolicy = BuildArtifact.decodeEveryProfile,
-                             trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
+                             trust: TrustAnchors? = ProfileDecoder.defaultTrust,
+                             binaries: Bool = true) throws -> BuildArtifact {
         guard let layout = layout(of: appPath) else {
             throw DecodeError(.invalidBundle, "no Info.plist or Contents/Info.plist in app bundle", path: appPath)
         }
@@ -27,6 +30,9 @@ package enum AppBundleReader {
             artifact.attachEmbeddedProfile(at: layout.profile, policy: policy, trust: trust) {
                 try FileBytes.read(layout.profile, limit: ProfileDecoder.maximumSize)
             }
+        }
+        if binaries {
+            artifact.readBinaries(from: FolderBundleFiles(root: appPath), app: "")
         }
         return artifact
     }

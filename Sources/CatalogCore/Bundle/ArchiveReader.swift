@@ -33,10 +33,12 @@ package enum ArchiveReader {
         if let appRelative, FileBytes.isDirectory(archivePath + "/" + appRelative),
            AppBundleReader.layout(of: archivePath + "/" + appRelative) != nil {
             artifact = try AppBundleReader.read(archivePath + "/" + appRelative, sourceKind: .xcarchive, policy: policy,
-                                                trust: trust)
+                                                trust: trust, binaries: false)
+            artifact.readBinaries(from: FolderBundleFiles(root: archivePath), app: appRelative, debugSymbols: "dSYMs")
         } else if let properties {
             artifact = BuildArtifact(sourceKind: .xcarchive, path: archivePath,
                                      info: AppInfoDecoder.appInfo(from: properties, format: .xml))
+            artifact.readBinaries(from: FolderBundleFiles(root: archivePath), app: nil, debugSymbols: "dSYMs")
         } else {
             throw DecodeError(.invalidBundle,
                               "archive has neither ApplicationProperties nor Products/Applications/*.app",

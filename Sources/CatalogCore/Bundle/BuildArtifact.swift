@@ -26,6 +26,13 @@ public struct BuildArtifact: Sendable, Equatable {
     public var scheme: String?
     public var signingIdentity: String?
     public var teamID: String?
+    /// Every Mach-O of the bundle — the app's executable, its extensions', watch app's, app clip's,
+    /// frameworks' … — in bundle order, app first (not for a stray Info.plist).
+    public var executables: [BuildExecutable] = []
+    /// `.xcarchive` only: the binaries of its `dSYMs/`.
+    public var dsyms: [DebugSymbols] = []
+    /// The app and every nested bundle that embeds a profile, as ``signingProblems(asOf:)`` judges them.
+    public var signingSubjects: [SigningSubject] = []
 
     public init(sourceKind: SourceKind, path: String, appPath: String? = nil, info: AppInfo,
                 profile: ProvisioningProfile? = nil, profileError: DecodeError? = nil,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads an `.ipa`: a zip whose app is the shortest `Payload/*.app`. Only the central directory,
-/// the app's `Info.plist` and its `embedded.mobileprovision` are read.
+/// the Info.plists and embedded profiles, and the Mach-O files' headers and signatures are read
+/// (a deflated binary is inflated as far as its signature, and not kept).
 ///
 /// An IPA zipped by Finder's "Compress" puts everything under one top folder
 /// (`Name/Payload/X.app/…`) and adds `__MACOSX/` AppleDouble entries: when there is no top-level
@@ -33,6 +34,7 @@ package enum IPAReader {
             }
         }
         artifact.teamID = artifact.profile?.teamID
+        artifact.readBinaries(from: ZipBundleFiles(archive), app: String(appPrefix.dropLast()))
         return artifact
     }
 

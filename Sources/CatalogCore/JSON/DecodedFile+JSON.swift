@@ -101,7 +101,10 @@ extension AppInfo {
 }
 
 extension BuildArtifact {
-    package var json: JSONValue {
+    package var json: JSONValue { json(asOf: Date()) }
+
+    /// The build's object, its signing problems judged at `asOf`.
+    package func json(asOf: Date) -> JSONValue {
         var fields: [(String, JSONValue)] = [("type", .string("build")), ("source_kind", .string(sourceKind.rawValue)),
                                              ("path", .string(path))]
         fields += info.jsonFields
@@ -110,20 +113,82 @@ extension BuildArtifact {
             ("profile", profile?.json ?? .null),
             ("profile_error", .optional(profileError?.message)),
         ]
+        if sourceKind != .plist {
+            fields += [
+                ("executables", .array(executables.map(\.json))),
+                ("signing_problems", .array(signingProblems(asOf: asOf).map(\.json))),
+            ]
+        }
         if sourceKind == .xcarchive {
             fields += [
                 ("archived_at", .optional(archivedAt)),
                 ("scheme", .optional(scheme)),
                 ("signing_identity", .optional(signingIdentity)),
                 ("team_id", .optional(teamID)),
+                ("dsyms", .array(dsyms.map(\.json))),
             ]
         }
         return .object(fields)
     }
 }
 
+extension MachOFile {
+    /// `[{arch, uuid}]`, one per slice in file order.
+    package var architecturesJSON: JSONValue {
+        .array(slices.map { .object([("arch", .string($0.architecture)), ("uuid", .optional($0.uuid))]) })
+    }
+
+    /// The file's error, else the first slice's signature error: what makes it less than fully read.
+    package func firstError(_ error: DecodeError?) -> DecodeError? {
+        error ?? slices.lazy.compactMap(\.codeSignatureError).first
+    }
+}
+
+extension BuildExecutable {
+    package var json: JSONValue {
+        .object([
+            ("role", .string(role.rawValue)),
+            ("path", .string(path)),
+            ("bundle_id", .optional(bundleID)),
+            ("architectures", binary?.architecturesJSON ?? .array([])),
+            ("code_signature", codeSignature?.json ?? .null),
+            ("error", .optional((binary?.firstError(error) ?? error)?.message)),
+        ])
+    }
+}
+
+extension CodeSignature {
+    package var json: JSONValue {
+        .object([
+            ("identifier", .optional(identifier)),
+            ("team_id", .optional(teamID)),
+            ("cdhash", .optional(cdhash)),
+            ("certificate_sha1", .optional(signingCertificate?.sha1)),
+            ("certificate_name", .optional(signingCertificate?.commonName)),
+            ("entitlements", (claimedEntitlements ?? PlistDictionary()).json),
+        ])
+    }
+}
+
+extension DebugSymbols {
+    package var json: JSONValue {
+        .object([
+            ("path", .string(path)),
+            ("architectures", binary?.architecturesJSON ?? .array([])),
+            ("error", .optional((binary?.firstError(error) ?? error)?.message)),
+        ])
+    }
+}
+
+extension SigningProblem {
+    package var json: JSONValue {
+        .object([("code", .string(code.rawValue)), ("executable", .string(executable)), ("message", .string(message))])
+    }
+}
+
 extension DecodedFile {
-    package func json(path: String) -> JSONValue {
+    /// What `decode` prints; a build's signing problems are judged at `asOf`.
+    package func json(path: String, asOf: Date = Date()) -> JSONValue {
         switch self {
         case .profile(let profile):
             guard case .object(var fields) = profile.json else { return profile.json }
@@ -134,7 +199,7 @@ extension DecodedFile {
             return .object([("type", .string("build")), ("source_kind", .string(BuildArtifact.SourceKind.plist.rawValue)),
                              ("path", .string(path))] + info.jsonFields)
         case .build(let artifact):
-            return artifact.json
+            return artifact.json(asOf: asOf)
         }
     }
 }

@@ -89,6 +89,16 @@ enum DERProfilePayload {
         return try dictionary(reader.root, reader, depth: 0)
     }
 
+    /// A code signature's DER entitlements blob content: `[APPLICATION 16] { version, [16] dict }`.
+    /// Throws `DecodeError` of kind `errorKind`.
+    static func entitlements(_ bytes: [UInt8], errorKind: DecodeError.Kind) throws -> PlistDictionary {
+        let reader = try BERReader(bytes: bytes, errorKind: errorKind)
+        guard case .dictionary(let entitlements) = try value(reader.root, reader, depth: 0) else {
+            throw reader.error("DER entitlements: expected a dictionary, found \(reader.root.tag)", at: reader.root)
+        }
+        return entitlements
+    }
+
     private static func dictionary(_ node: BERNode, _ reader: BERReader, depth: Int) throws -> PlistDictionary {
         guard node.isConstructed else { throw reader.error("DER dictionary: expected a constructed element", at: node) }
         var result = PlistDictionary()

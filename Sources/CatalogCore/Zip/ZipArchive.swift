@@ -351,6 +351,45 @@ package struct ZipArchive: Sendable {
         return output
     }
 
+    /// Random access to one entry's bytes without reading it whole: a window of the archive for a
+    /// stored entry, a forward-inflating reader for a deflated one (see ``InflatingRangeReader``).
+    /// Checks what ``contents(of:limit:)`` checks before reading (method, encryption, local header,
+    /// data inside the file), except the CRC-32, which needs every byte. Errors name the archive.
+    package func rangeReader(of entry: ZipEntry) throws -> any RangeReader {
+        do {
+            guard !entry.isEncrypted else { throw DecodeError(.malformedZip, "\(entry.name) is encrypted") }
+            guard entry.method == 0 || entry.method == 8 else {
+                throw DecodeError(.malformedZip,
+                                  "\(entry.name) uses compression method \(entry.method); only stored (0) and deflated (8) are supported")
+            }
+            let file: any RangeReader = try bytes.map { MemoryRangeReader($0) } ?? FileRangeReader(path: path)
+            let headerOffset = entry.localHeaderOffset
+            guard file.contains(offset: headerOffset, count: 30) else {
+                throw DecodeError(.malformedZip, "\(entry.name): local header offset \(headerOffset) is past the end of the file")
+            }
+            let header = try file.read(at: headerOffset, count: 30)[...]
+            guard header.u32(0) == 0x0403_4B50 else {
+                throw DecodeError(.malformedZip, "\(entry.name): bad local header signature", offset: Int(exactly: headerOffset))
+            }
+            let dataOffset = headerOffset + 30 + UInt64(header.u16(26)) + UInt64(header.u16(28))
+            guard file.contains(offset: dataOffset, count: entry.compressedSize) else {
+                throw DecodeError(.malformedZip, "\(entry.name): \(entry.compressedSize) bytes of data do not fit in the file",
+                                  offset: Int(exactly: headerOffset))
+            }
+            let data = SliceRangeReader(file, start: dataOffset, size: entry.compressedSize)
+            if entry.method == 0 {
+                guard entry.compressedSize == entry.uncompressedSize else {
+                    throw DecodeError(.malformedZip,
+                                      "\(entry.name): stored entry has compressed size \(entry.compressedSize) but uncompressed size \(entry.uncompressedSize)")
+                }
+                return data
+            }
+            return InflatingRangeReader(compressed: data, size: entry.uncompressedSize)
+        } catch let error as DecodeError {
+            throw error.at(path: path)
+        }
+    }
+
     private func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits

@@ -1,0 +1,654 @@
+#!/usr/bin/env python3
+"""Generate Fixtures/codesign/: Mach-O binaries with real code signatures, and the builds that carry
+them.
+
+- `codesign/macho/`: single binaries — thin and fat (FAT_MAGIC and FAT_MAGIC_64), 64- and 32-bit,
+  little- and big-endian, signed by a fixture certificate (SHA-1 and SHA-256 CodeDirectories,
+  XML and DER entitlements, a requirements blob, a detached CMS signature over the first
+  CodeDirectory), ad hoc, linker-signed, unsigned, a dSYM, and `malformed/` ones.
+- `codesign/*.app`, `*.ipa`, `*.xcarchive`: builds whose executables are such binaries, one clean
+  and one per signing problem (Fixtures/README.md lists them).
+
+Each signature is what `codesign` writes: page hashes (4 KiB pages) of the slice up to the
+signature, special slots hashing the Info.plist, requirements and entitlements blobs, and a CMS
+blob from `openssl cms -sign -binary -noattr` (detached, as Apple signs the CodeDirectory) with the
+fixtures' test keys. Runs after make_profiles.py (keys/, certs/, profiles/). Deterministic: UUIDs
+and code bytes come from fixed seeds, `-noattr` leaves no signing time, PKCS#1 v1.5 signatures are
+deterministic, zip timestamps are fixed.
+"""
+
+import atexit
+import hashlib
+import os
+import plistlib
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import der  # noqa: E402
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # Fixtures/
+OUT = os.path.join(HERE, "codesign")
+MACHO = os.path.join(OUT, "macho")
+KEYS = os.path.join(HERE, "keys")
+CERTS = os.path.join(HERE, "certs")
+PROFILES = os.path.join(HERE, "profiles")
+WORK = tempfile.mkdtemp(prefix="catalog-codesign-")
+atexit.register(shutil.rmtree, WORK, True)
+ZIP_TIME = (2026, 1, 20, 12, 0, 0)
+
+# <mach/machine.h>
+CPU_ARM64, CPU_X86_64, CPU_ARM, CPU_ARM64_32, CPU_PPC = 0x0100000C, 0x01000007, 12, 0x0200000C, 18
+SUB_ALL, SUB_ARM64E, SUB_ARMV7, SUB_ARMV7K, SUB_ARM64_32_V8, SUB_X86_64_ALL = 0, 0x80000002, 9, 12, 1, 3
+# <mach-o/loader.h>
+MH_EXECUTE, MH_DYLIB, MH_DSYM = 0x2, 0x6, 0xA
+LC_SEGMENT, LC_SEGMENT_64, LC_UUID, LC_CODE_SIGNATURE, LC_BUILD_VERSION = 0x1, 0x19, 0x1B, 0x1D, 0x32
+LC_VERSION_MIN_MACOSX, LC_VERSION_MIN_IPHONEOS = 0x24, 0x25
+PLATFORM = {"macos": 1, "ios": 2, "watchos": 4, "iossimulator": 7}
+# <kern/cs_blobs.h>
+CSMAGIC_SUPERBLOB, CSMAGIC_CODEDIRECTORY, CSMAGIC_REQUIREMENTS = 0xFADE0CC0, 0xFADE0C02, 0xFADE0C01
+CSMAGIC_ENTITLEMENTS, CSMAGIC_DER_ENTITLEMENTS, CSMAGIC_BLOBWRAPPER = 0xFADE7171, 0xFADE7172, 0xFADE0B01
+CS_ADHOC, CS_LINKER_SIGNED = 0x2, 0x20000
+PAGE_LOG2 = 12
+HASHES = {"sha1": (1, 20, hashlib.sha1), "sha256": (2, 32, hashlib.sha256)}
+
+
+def run(args, data=None):
+    r = subprocess.run(args, input=data, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr.decode(errors="replace"))
+        raise SystemExit("command failed: %s" % " ".join(args))
+    return r.stdout
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def version(text):
+    parts = [int(p) for p in text.split(".")] + [0, 0]
+    return parts[0] << 16 | parts[1] << 8 | parts[2]
+
+
+def seeded_uuid(label):
+    return hashlib.sha256(("catalog-macho-uuid-" + label).encode()).digest()[:16]
+
+
+def align(n, to):
+    return (n + to - 1) // to * to
+
+
+# ---------------------------------------------------------------------------------------------
+# Signing identities and blobs
+
+
+class Identity:
+    """A fixture certificate (certs/LABEL.der) and its key (keys/LABEL.key.pem)."""
+
+    def __init__(self, label):
+        self.label = label
+        self.key = os.path.join(KEYS, label + ".key.pem")
+        if not os.path.exists(self.key):
+            raise SystemExit("make_codesign.py: %s is missing (run generate.sh, which restores keys/)" % self.key)
+        self.pem = os.path.join(WORK, label + ".pem")
+        with open(os.path.join(CERTS, label + ".der"), "rb") as f:
+            write(self.pem, run(["openssl", "x509", "-inform", "DER", "-outform", "PEM"], f.read()))
+        self._cms_size = None
+
+    def sign(self, content):
+        """A detached CMS SignedData over `content`, signer and CA certificates included."""
+        src, out = os.path.join(WORK, "cd.bin"), os.path.join(WORK, "cms.der")
+        write(src, content)
+        run(["openssl", "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-outform", "DER",
+             "-signer", self.pem, "-inkey", self.key, "-certfile", os.path.join(CERTS, "ca.pem"),
+             "-in", src, "-out", out])
+        with open(out, "rb") as f:
+            return f.read()
+
+    def cms_size(self):
+        # The CMS length does not depend on what it signs (RSA-2048, fixed certificates).
+        if self._cms_size is None:
+            self._cms_size = len(self.sign(b"size probe"))
+        return self._cms_size
+
+
+IDENTITIES = {}
+
+
+def identity(label):
+    if label not in IDENTITIES:
+        IDENTITIES[label] = Identity(label)
+    return IDENTITIES[label]
+
+
+def blob(magic, body):
+    return struct.pack(">II", magic, 8 + len(body)) + body
+
+
+def der_value(v):
+    """Apple's DER entitlements encoding of one plist value."""
+    if isinstance(v, bool):
+        return der.boolean(v)
+    if isinstance(v, int):
+        return der.integer(v)
+    if isinstance(v, str):
+        return der.utf8(v)
+    if isinstance(v, list):
+        return der.seq(*[der_value(x) for x in v])
+    if isinstance(v, dict):
+        return der.tlv(0xB0, b"".join(der.seq(der.utf8(k), der_value(v[k])) for k in sorted(v)))
+    raise TypeError(type(v))
+
+
+def der_entitlements(entitlements):
+    # [APPLICATION 16] { INTEGER 1, [16] { SEQUENCE { key, value } … } }
+    return der.tlv(0x70, der.integer(1) + der_value(entitlements))
+
+
+# An empty requirement set (what `codesign` writes for a binary with no designated requirement).
+REQUIREMENTS = struct.pack(">III", CSMAGIC_REQUIREMENTS, 12, 0)
+
+
+class Signing:
+    """How to sign a slice: identifier, team, identity label (None: ad hoc), entitlements, hashes."""
+
+    def __init__(self, identifier, team=None, signer=None, entitlements=None, der=True, hashes=("sha1", "sha256"),
+                 info_plist=None, linker=False):
+        self.identifier = identifier
+        self.team = team
+        self.signer = signer
+        self.entitlements = entitlements
+        self.der = der and entitlements is not None
+        self.hashes = hashes
+        self.info_plist = info_plist
+        self.linker = linker
+
+    def blobs(self):
+        """(slot, blob) pairs other than CodeDirectories and the CMS, in SuperBlob order."""
+        out = []
+        if not self.linker:
+            out.append((2, REQUIREMENTS))
+        if self.entitlements is not None:
+            out.append((5, blob(CSMAGIC_ENTITLEMENTS, plistlib.dumps(self.entitlements, fmt=plistlib.FMT_XML))))
+        if self.der:
+            out.append((7, blob(CSMAGIC_DER_ENTITLEMENTS, der_entitlements(self.entitlements))))
+        return out
+
+    def special_slots(self):
+        """Hashes of the special slots, from slot -N to -1 (the order they are stored)."""
+        blobs = dict(self.blobs())
+        count = 7 if self.der else (5 if self.entitlements is not None else (2 if not self.linker else 0))
+        values = {1: self.info_plist, 2: blobs.get(2), 5: blobs.get(5), 7: blobs.get(7)}
+        return [values.get(n) for n in range(count, 0, -1)]
+
+    def flags(self):
+        if self.linker:
+            return CS_ADHOC | CS_LINKER_SIGNED
+        return CS_ADHOC if self.signer is None else 0
+
+
+def code_directory(signing, hash_name, code, exec_limit, main):
+    """A version 0x20400 CodeDirectory over `code` (the slice up to its signature)."""
+    hash_type, hash_size, fn = HASHES[hash_name]
+    page = 1 << PAGE_LOG2
+    code_hashes = [fn(code[i:i + page]).digest() for i in range(0, len(code), page)]
+    special = [fn(b).digest() if b is not None else b"\0" * hash_size for b in signing.special_slots()]
+    ident = signing.identifier.encode() + b"\0"
+    team = signing.team.encode() + b"\0" if signing.team and signing.signer else b""
+    header_size = 88
+    ident_offset = header_size
+    team_offset = ident_offset + len(ident) if team else 0
+    hash_offset = header_size + len(ident) + len(team) + len(special) * hash_size
+    length = hash_offset + len(code_hashes) * hash_size
+    header = struct.pack(">IIIIIIIIIBBBBIIIIQQQQ", CSMAGIC_CODEDIRECTORY, length, 0x20400, signing.flags(),
+                         hash_offset, ident_offset, len(special), len(code_hashes), len(code), hash_size,
+                         hash_type, 0, PAGE_LOG2, 0, 0, team_offset, 0, 0, 0, exec_limit, 1 if main else 0)
+    assert len(header) == header_size
+    return header + ident + team + b"".join(special) + b"".join(code_hashes)
+
+
+def estimate_signature(signing, code_size):
+    pages = (code_size + (1 << PAGE_LOG2) - 1) >> PAGE_LOG2
+    special = len(signing.special_slots())
+    size = 12
+    for _, b in signing.blobs():
+        size += 8 + len(b)
+    for name in signing.hashes:
+        size += 8 + 88 + len(signing.identifier) + 1 + len(signing.team or "") + 1 + (special + pages) * HASHES[name][1]
+    if not signing.linker:
+        size += 8 + 8 + (identity(signing.signer).cms_size() if signing.signer else 0)
+    return align(size, 16)
+
+
+def super_blob(signing, code, exec_limit, main):
+    cds = [code_directory(signing, name, code, exec_limit, main) for name in signing.hashes]
+    entries = [(0, cds[0])] + signing.blobs() + [(0x1000 + i, cd) for i, cd in enumerate(cds[1:])]
+    if not signing.linker:
+        cms = identity(signing.signer).sign(cds[0]) if signing.signer else b""
+        entries.append((0x10000, blob(CSMAGIC_BLOBWRAPPER, cms)))
+    offset = 12 + 8 * len(entries)
+    index, body = b"", b""
+    for slot, b in entries:
+        index += struct.pack(">II", slot, offset + len(body))
+        body += b
+    return struct.pack(">III", CSMAGIC_SUPERBLOB, offset + len(body), len(entries)) + index + body
+
+
+# ---------------------------------------------------------------------------------------------
+# Mach-O slices and fat files
+
+
+class Slice:
+    """One thin Mach-O: header, __TEXT and __LINKEDIT segments, LC_UUID, a platform command and, when
+    signed, LC_CODE_SIGNATURE pointing at the signature at the end of __LINKEDIT."""
+
+    def __init__(self, label, cputype, cpusubtype, *, is64=True, big_endian=False, filetype=MH_EXECUTE,
+                 platform=("ios", "16.0", "17.0"), version_min=None, code_size=9000, signing=None, uuid=None):
+        self.label = label
+        self.cputype, self.cpusubtype = cputype, cpusubtype
+        self.is64, self.big_endian, self.filetype = is64, big_endian, filetype
+        self.platform, self.version_min = platform, version_min
+        self.code_size, self.signing = code_size, signing
+        self.uuid = uuid or seeded_uuid(label)
+
+    def build(self):
+        e = ">" if self.big_endian else "<"
+        page = 0x4000 if self.cputype in (CPU_ARM64, CPU_ARM64_32) else 0x1000
+        seg_size = 72 if self.is64 else 56
+        sect_size = 80 if self.is64 else 68
+        commands_size = (seg_size + sect_size) + seg_size + 24
+        commands_size += 24 if self.platform else 16 if self.version_min else 0
+        commands_size += 16 if self.signing else 0
+        header_size = 32 if self.is64 else 28
+        code_offset = align(header_size + commands_size, 16)
+        text_size = align(code_offset + self.code_size, page)
+        rnd = random.Random("catalog-macho-code-" + self.label)
+        code = bytes(rnd.getrandbits(8) for _ in range(self.code_size))
+        linkedit_offset = text_size
+        symbols = bytes(rnd.getrandbits(8) for _ in range(96))
+        signature_offset = linkedit_offset + len(symbols)
+        signature_offset = align(signature_offset, 16)
+        signature_size = estimate_signature(self.signing, signature_offset) if self.signing else 0
+        end = signature_offset + signature_size
+
+        def segment(name, fileoff, filesize, vmaddr, prot, sections):
+            if self.is64:
+                head = struct.pack(e + "II16sQQQQiiII", LC_SEGMENT_64, seg_size + sect_size * len(sections),
+                                   name, vmaddr, align(filesize, page), fileoff, filesize, prot, prot, len(sections), 0)
+            else:
+                head = struct.pack(e + "II16sIIIIiiII", LC_SEGMENT, seg_size + sect_size * len(sections),
+                                   name, vmaddr, align(filesize, page), fileoff, filesize, prot, prot, len(sections), 0)
+            return head + b"".join(sections)
+
+        base = 0x100000000 if self.is64 else 0x4000
+        if self.is64:
+            text_section = struct.pack(e + "16s16sQQIIIIIIII", b"__text", b"__TEXT", base + code_offset,
+                                       self.code_size, code_offset, 4, 0, 0, 0x80000400, 0, 0, 0)
+        else:
+            text_section = struct.pack(e + "16s16sIIIIIIIII", b"__text", b"__TEXT", base + code_offset,
+                                       self.code_size, code_offset, 2, 0, 0, 0x80000400, 0, 0)
+        commands = segment(b"__TEXT", 0, text_size, base, 5, [text_section])
+        commands += segment(b"__LINKEDIT", linkedit_offset, end - linkedit_offset, base + text_size, 1, [])
+        commands += struct.pack(e + "II", LC_UUID, 24) + self.uuid
+        if self.platform:
+            name, minos, sdk = self.platform
+            commands += struct.pack(e + "IIIIII", LC_BUILD_VERSION, 24, PLATFORM[name], version(minos), version(sdk), 0)
+        elif self.version_min:
+            cmd, minos, sdk = self.version_min
+            commands += struct.pack(e + "IIII", cmd, 16, version(minos), version(sdk))
+        if self.signing:
+            commands += struct.pack(e + "IIII", LC_CODE_SIGNATURE, 16, signature_offset, signature_size)
+        assert len(commands) == commands_size
+        magic = 0xFEEDFACF if self.is64 else 0xFEEDFACE
+        ncmds = 5 if self.signing else 4
+        if not (self.platform or self.version_min):
+            ncmds -= 1
+        flags = 0x1 | 0x4 | 0x80 | (0x200000 if self.filetype == MH_EXECUTE else 0)
+        header = struct.pack(e + "IIIIIII", magic, self.cputype, self.cpusubtype, self.filetype, ncmds,
+                             commands_size, flags)
+        if self.is64:
+            header += b"\0" * 4
+        out = bytearray(end)
+        out[0:len(header)] = header
+        out[header_size:header_size + commands_size] = commands
+        out[code_offset:code_offset + self.code_size] = code
+        out[linkedit_offset:linkedit_offset + len(symbols)] = symbols
+        if self.signing:
+            signed = bytes(out[:signature_offset])
+            sig = super_blob(self.signing, signed, text_size, self.filetype == MH_EXECUTE)
+            assert len(sig) <= signature_size, (self.label, len(sig), signature_size)
+            out[signature_offset:signature_offset + len(sig)] = sig
+        return bytes(out)
+
+
+def fat(slices, is64=False):
+    """A universal binary: the fat header (big-endian), then each slice at a 16 KiB boundary."""
+    built = [s.build() for s in slices]
+    entry = 32 if is64 else 20
+    start = align(8 + entry * len(built), 1 << 14)
+    header = struct.pack(">II", 0xCAFEBABF if is64 else 0xCAFEBABE, len(built))
+    layout, offset = [], start
+    for data in built:
+        layout.append(offset)
+        offset = align(offset + len(data), 1 << 14)
+    for s, data, at in zip(slices, built, layout):
+        if is64:
+            header += struct.pack(">IIQQII", s.cputype, s.cpusubtype, at, len(data), 14, 0)
+        else:
+            header += struct.pack(">IIIII", s.cputype, s.cpusubtype, at, len(data), 14)
+    out = bytearray(layout[-1] + len(built[-1]))
+    out[:len(header)] = header
+    for data, at in zip(built, layout):
+        out[at:at + len(data)] = data
+    return bytes(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Single binaries (codesign/macho/)
+
+TEAM = "TEAM123456"
+
+
+def ios_entitlements(app_id, get_task_allow=False, team=TEAM, **extra):
+    e = {"application-identifier": "%s.%s" % (team, app_id), "com.apple.developer.team-identifier": team,
+         "get-task-allow": get_task_allow, "keychain-access-groups": ["%s.%s" % (team, app_id)]}
+    e.update(extra)
+    return e
+
+
+def binaries():
+    """name → bytes for codesign/macho/."""
+    out = {}
+    thin = Slice("thin-arm64", CPU_ARM64, SUB_ALL, signing=Signing(
+        "com.example.thin", TEAM, "dev_jane", ios_entitlements("com.example.thin", True), hashes=("sha1", "sha256")))
+    out["thin-arm64"] = thin.build()
+    mac_ent = {"com.apple.application-identifier": TEAM + ".com.example.universal",
+               "com.apple.developer.team-identifier": TEAM, "com.apple.security.app-sandbox": True}
+    out["fat-arm64-x86_64"] = fat([
+        Slice("fat-arm64", CPU_ARM64, SUB_ALL, platform=("macos", "13.0", "14.2"), code_size=20000,
+              signing=Signing("com.example.universal", TEAM, "dev_jane", mac_ent, der=False, hashes=("sha256",))),
+        Slice("fat-x86_64", CPU_X86_64, SUB_X86_64_ALL, platform=("macos", "13.0", "14.2"), code_size=12000,
+              signing=Signing("com.example.universal", TEAM, "dev_jane", mac_ent, der=False, hashes=("sha256",))),
+    ])
+    out["fat64-arm64-arm64e"] = fat([
+        Slice("fat64-arm64", CPU_ARM64, SUB_ALL, platform=("ios", "15.0", "17.0"),
+              signing=Signing("com.example.fat64", TEAM, "dist", ios_entitlements("com.example.fat64"))),
+        Slice("fat64-arm64e", CPU_ARM64, SUB_ARM64E, platform=("ios", "15.0", "17.0"),
+              signing=Signing("com.example.fat64", TEAM, "dist", ios_entitlements("com.example.fat64"))),
+    ], is64=True)
+    out["thin-armv7"] = Slice("thin-armv7", CPU_ARM, SUB_ARMV7, is64=False, platform=None,
+                              version_min=(LC_VERSION_MIN_IPHONEOS, "9.0", "10.3"), code_size=5000,
+                              signing=Signing("com.example.legacy", TEAM, "dist", ios_entitlements("com.example.legacy"),
+                                              der=False, hashes=("sha1",))).build()
+    out["adhoc-arm64"] = Slice("adhoc-arm64", CPU_ARM64, SUB_ALL, platform=("iossimulator", "16.0", "17.0"),
+                               signing=Signing("com.example.adhoc", entitlements={"get-task-allow": True},
+                                               hashes=("sha256",))).build()
+    out["linker-signed-arm64"] = Slice("linker-signed-arm64", CPU_ARM64, SUB_ALL, platform=("macos", "14.0", "14.2"),
+                                       signing=Signing("linker-signed-arm64", hashes=("sha256",), linker=True)).build()
+    out["unsigned-arm64"] = Slice("unsigned-arm64", CPU_ARM64, SUB_ALL).build()
+    out["ppc-bigendian"] = Slice("ppc-bigendian", CPU_PPC, SUB_ALL, is64=False, big_endian=True, platform=None,
+                                 version_min=(LC_VERSION_MIN_MACOSX, "10.4", "10.4"), code_size=3000).build()
+    out["dsym-arm64"] = Slice("thin-arm64-dsym", CPU_ARM64, SUB_ALL, filetype=MH_DSYM, uuid=seeded_uuid("thin-arm64"),
+                              code_size=2000).build()
+    return out
+
+
+def malformed(good):
+    """name → bytes for codesign/macho/malformed/, each derived from thin-arm64."""
+    thin = good["thin-arm64"]
+    ncmds, sizeofcmds = struct.unpack_from("<II", thin, 16)
+    # LC_CODE_SIGNATURE is the last load command.
+    signature_command = 32 + sizeofcmds - 16
+    assert struct.unpack_from("<I", thin, signature_command)[0] == LC_CODE_SIGNATURE
+    dataoff, datasize = struct.unpack_from("<II", thin, signature_command + 8)
+    out = {"truncated-header": thin[:20]}
+    commands = bytearray(thin)
+    struct.pack_into("<I", commands, 20, len(thin))  # sizeofcmds larger than the file
+    out["load-commands-past-end"] = bytes(commands)
+    outside = bytearray(good["fat-arm64-x86_64"])
+    struct.pack_into(">I", outside, 8 + 20 + 8, len(outside))  # second slice starts at the end of the file
+    out["fat-slice-outside"] = bytes(outside)
+    past = bytearray(thin)
+    struct.pack_into("<I", past, signature_command + 12, datasize + 4096)
+    out["signature-past-end"] = bytes(past)
+    duplicate = bytearray(thin)
+    # The SuperBlob's second index entry (requirements, slot 2) renamed to slot 0.
+    struct.pack_into(">I", duplicate, dataoff + 12 + 8, 0)
+    out["duplicate-slot"] = bytes(duplicate)
+    garbage = bytearray(thin)
+    count = struct.unpack_from(">I", thin, dataoff + 8)[0]
+    for i in range(count):
+        slot, offset = struct.unpack_from(">II", thin, dataoff + 12 + 8 * i)
+        if slot == 0x10000:
+            length = struct.unpack_from(">I", thin, dataoff + offset + 4)[0]
+            garbage[dataoff + offset + 8:dataoff + offset + length] = b"\x30\x82\xff\xff" + b"\x00" * (length - 12)
+    out["cms-garbage"] = bytes(garbage)
+    rnd = random.Random("catalog-macho-not")
+    out["not-macho"] = bytes([0x7F]) + bytes(rnd.getrandbits(8) for _ in range(63))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Builds (codesign/*.app, *.ipa, *.xcarchive)
+
+
+def profile(name):
+    with open(os.path.join(PROFILES, name), "rb") as f:
+        return f.read()
+
+
+def ios_info(bundle_id, name, short="9.0", build="900", package="APPL", platforms=("iPhoneOS",), **extra):
+    d = {"CFBundleIdentifier": bundle_id, "CFBundleShortVersionString": short, "CFBundleVersion": build,
+         "CFBundleName": name, "CFBundlePackageType": package, "CFBundleExecutable": name,
+         "CFBundleSupportedPlatforms": list(platforms), "CFBundleInfoDictionaryVersion": "6.0",
+         "MinimumOSVersion": "16.0"}
+    d.update(extra)
+    return plistlib.dumps(d, fmt=plistlib.FMT_BINARY, sort_keys=True)
+
+
+def ios_main(label, identifier, signer, entitlements, info, team=TEAM, hashes=("sha1", "sha256")):
+    """The main executable of an iOS bundle: thin arm64, or unsigned when `signer` is "unsigned"."""
+    if signer == "unsigned":
+        return Slice(label, CPU_ARM64, SUB_ALL).build()
+    return Slice(label, CPU_ARM64, SUB_ALL, signing=Signing(identifier, team, signer, entitlements, hashes=hashes,
+                                                            info_plist=info)).build()
+
+
+def ios_app(name, *, bundle_id="com.example.app", profile_name="ios-adhoc.mobileprovision", signer="dist",
+            entitlements=None, identifier=None, team=TEAM, nested=False, short="9.0", build="900"):
+    """relative path → bytes of an iOS app bundle (flat layout)."""
+    info = ios_info(bundle_id, name, short, build)
+    if entitlements is None:
+        entitlements = ios_entitlements(bundle_id, False, **{"aps-environment": "production"})
+    tree = {"Info.plist": info,
+            name: ios_main(name, identifier or bundle_id, signer, entitlements, info, team)}
+    if profile_name:
+        tree["embedded.mobileprovision"] = profile(profile_name)
+    if nested:
+        widget_info = ios_info(bundle_id + ".widget", "Widget", short, build, package="XPC!",
+                               NSExtension={"NSExtensionPointIdentifier": "com.apple.widgetkit-extension"})
+        tree["PlugIns/Widget.appex/Info.plist"] = widget_info
+        tree["PlugIns/Widget.appex/embedded.mobileprovision"] = profile("ios-widget-adhoc.mobileprovision")
+        tree["PlugIns/Widget.appex/Widget"] = ios_main(name + "-widget", bundle_id + ".widget", "dist",
+                                                       ios_entitlements(bundle_id + ".widget"), widget_info)
+        kit_info = ios_info("com.example.ExampleKit", "ExampleKit", "3.1", "310", package="FMWK")
+        tree["Frameworks/ExampleKit.framework/Info.plist"] = kit_info
+        tree["Frameworks/ExampleKit.framework/ExampleKit"] = Slice(
+            name + "-kit", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB, code_size=6000,
+            signing=Signing("com.example.ExampleKit", TEAM, "dist", hashes=("sha256",), info_plist=kit_info)).build()
+        tree["Frameworks/libExampleSupport.dylib"] = Slice(
+            name + "-support", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB, code_size=3000,
+            signing=Signing("libExampleSupport", TEAM, "dist", hashes=("sha256",))).build()
+        watch_info = ios_info(bundle_id + ".watchkitapp", name + "Watch", short, build, platforms=("WatchOS",),
+                              WKApplication=True, WKCompanionAppBundleIdentifier=bundle_id)
+        tree["Watch/%sWatch.app/Info.plist" % name] = watch_info
+        watch_signing = Signing(bundle_id + ".watchkitapp", TEAM, "dist",
+                                ios_entitlements(bundle_id + ".watchkitapp"), hashes=("sha256",), info_plist=watch_info)
+        tree["Watch/%sWatch.app/%sWatch" % (name, name)] = fat([
+            Slice(name + "-watch-armv7k", CPU_ARM, SUB_ARMV7K, is64=False, platform=("watchos", "9.0", "10.0"),
+                  code_size=4000, signing=watch_signing),
+            Slice(name + "-watch-arm64_32", CPU_ARM64_32, SUB_ARM64_32_V8, is64=False,
+                  platform=("watchos", "9.0", "10.0"), code_size=4000, signing=watch_signing),
+        ])
+        clip_info = ios_info(bundle_id + ".Clip", name + "Clip", short, build)
+        tree["AppClips/%sClip.app/Info.plist" % name] = clip_info
+        tree["AppClips/%sClip.app/%sClip" % (name, name)] = ios_main(
+            name + "-clip", bundle_id + ".Clip", "dist", ios_entitlements(bundle_id + ".Clip"), clip_info,
+            hashes=("sha256",))
+    return tree
+
+
+def mac_app(name):
+    """relative path → bytes (or ("symlink", target)) of a macOS app bundle (Contents/ layout)."""
+    def info(bundle_id, display, package, **extra):
+        d = {"CFBundleIdentifier": bundle_id, "CFBundleShortVersionString": "9.0", "CFBundleVersion": "900",
+             "CFBundleName": display, "CFBundlePackageType": package, "CFBundleExecutable": display,
+             "CFBundleSupportedPlatforms": ["MacOSX"], "CFBundleInfoDictionaryVersion": "6.0",
+             "LSMinimumSystemVersion": "13.0"}
+        d.update(extra)
+        return plistlib.dumps(d, fmt=plistlib.FMT_XML, sort_keys=True)
+
+    main_info = info("com.example.mac", name, "APPL")
+    entitlements = {"com.apple.application-identifier": TEAM + ".com.example.mac",
+                    "com.apple.developer.team-identifier": TEAM, "com.apple.security.app-sandbox": True,
+                    "com.apple.security.network.client": True, "keychain-access-groups": [TEAM + ".com.example.mac"]}
+
+    def mac_slices(label, identifier, filetype=MH_EXECUTE, ent=None, info_plist=None):
+        return [Slice("%s-%s" % (label, arch), cpu, sub, filetype=filetype, platform=("macos", "13.0", "14.2"),
+                      code_size=8000, signing=Signing(identifier, TEAM, "dev_jane", ent, der=False, hashes=("sha256",),
+                                                      info_plist=info_plist))
+                for arch, cpu, sub in (("arm64", CPU_ARM64, SUB_ALL), ("x86_64", CPU_X86_64, SUB_X86_64_ALL))]
+
+    kit_info = info("com.example.MacKit", "MacKit", "FMWK")
+    filter_id = "com.example.mac.filter"
+    filter_info = info(filter_id, filter_id, "SYSX")
+    framework = "Contents/Frameworks/MacKit.framework/"
+    sysx = "Contents/Library/SystemExtensions/%s.systemextension/Contents/" % filter_id
+    return {
+        "Contents/Info.plist": main_info,
+        "Contents/embedded.provisionprofile": profile("macos-development.provisionprofile"),
+        "Contents/MacOS/" + name: fat(mac_slices(name, "com.example.mac", ent=entitlements, info_plist=main_info)),
+        framework + "Versions/A/MacKit": fat(mac_slices(name + "-kit", "com.example.MacKit", MH_DYLIB,
+                                                        info_plist=kit_info), is64=True),
+        framework + "Versions/A/Resources/Info.plist": kit_info,
+        framework + "Versions/Current": ("symlink", "A"),
+        framework + "MacKit": ("symlink", "Versions/Current/MacKit"),
+        framework + "Resources": ("symlink", "Versions/Current/Resources"),
+        sysx + "Info.plist": filter_info,
+        sysx + "MacOS/" + filter_id: Slice(name + "-filter", CPU_ARM64, SUB_ALL, platform=("macos", "13.0", "14.2"),
+                                           signing=Signing(filter_id, TEAM, "dev_jane", {
+                                               "com.apple.security.app-sandbox": True}, der=False,
+                                               hashes=("sha256",), info_plist=filter_info)).build(),
+    }
+
+
+def write_tree(root, tree):
+    for relative in sorted(tree):
+        path = os.path.join(root, relative)
+        data = tree[relative]
+        if isinstance(data, tuple):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.symlink(data[1], path)
+        else:
+            write(path, data)
+
+
+def zinfo(name, compress):
+    zi = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    zi.compress_type = compress
+    zi.create_system = 3
+    zi.external_attr = ((0o40755 if name.endswith("/") else 0o100755) << 16) | (0x10 if name.endswith("/") else 0)
+    return zi
+
+
+def write_ipa(path, app_name, tree):
+    """An IPA of `tree` as Payload/APP/: directory entries, executables deflated except the framework
+    (stored, read in place)."""
+    prefix = "Payload/%s.app/" % app_name
+    names = set()
+    for relative in tree:
+        parts = (prefix + relative).split("/")
+        for i in range(1, len(parts)):
+            names.add("/".join(parts[:i]) + "/")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with zipfile.ZipFile(path, "w") as z:
+        for name in sorted(names):
+            z.writestr(zinfo(name, zipfile.ZIP_STORED), b"")
+        for relative in sorted(tree):
+            stored = relative.endswith(".framework/ExampleKit") or relative == "Info.plist"
+            z.writestr(zinfo(prefix + relative, zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED), tree[relative])
+
+
+def dsym(label, uuid_label, cputype=CPU_ARM64, bundle_id="com.example.app"):
+    """A dSYM bundle's files (relative to X.dSYM/): its Info.plist and the DWARF Mach-O."""
+    info = plistlib.dumps({"CFBundleIdentifier": "com.apple.xcode.dsym." + bundle_id, "CFBundlePackageType": "dSYM",
+                           "CFBundleInfoDictionaryVersion": "6.0", "CFBundleShortVersionString": "1.0",
+                           "CFBundleVersion": "1"}, fmt=plistlib.FMT_XML, sort_keys=True)
+    return info, Slice(label + "-dsym", cputype, SUB_ALL, filetype=MH_DSYM, uuid=seeded_uuid(uuid_label),
+                       code_size=3000).build()
+
+
+def archive(root, app_name, tree):
+    write(os.path.join(root, "Info.plist"), plistlib.dumps({
+        "ApplicationProperties": {"ApplicationPath": "Applications/%s.app" % app_name, "Architectures": ["arm64"],
+                                  "CFBundleIdentifier": "com.example.app", "CFBundleShortVersionString": "9.0",
+                                  "CFBundleVersion": "900",
+                                  "SigningIdentity": "Apple Distribution: Example Corp (TEAM123456)", "Team": TEAM},
+        "ArchiveVersion": 2, "CreationDate": __import__("datetime").datetime(2026, 3, 1, 9, 0, 0),
+        "Name": app_name, "SchemeName": app_name}, fmt=plistlib.FMT_XML, sort_keys=True))
+    write_tree(os.path.join(root, "Products", "Applications", app_name + ".app"), tree)
+    # The dSYMs share the UUIDs of the binaries they describe (the slices' seeded labels).
+    for bundle, binary, uuid_label, bundle_id in (
+            ("%s.app.dSYM" % app_name, app_name, app_name, "com.example.app"),
+            ("ExampleKit.framework.dSYM", "ExampleKit", app_name + "-kit", "com.example.ExampleKit")):
+        info, data = dsym(bundle, uuid_label, bundle_id=bundle_id)
+        base = os.path.join(root, "dSYMs", bundle, "Contents")
+        write(os.path.join(base, "Info.plist"), info)
+        write(os.path.join(base, "Resources", "DWARF", binary), data)
+
+
+def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    good = binaries()
+    for name, data in good.items():
+        write(os.path.join(MACHO, name), data)
+    for name, data in malformed(good).items():
+        write(os.path.join(MACHO, "malformed", name), data)
+
+    signed = ios_app("Signed", nested=True)
+    write_tree(os.path.join(OUT, "Signed.app"), signed)
+    write_ipa(os.path.join(OUT, "Signed.ipa"), "Signed", signed)
+    archive(os.path.join(OUT, "Signed.xcarchive"), "Signed", signed)
+    write_tree(os.path.join(OUT, "SignedMac.app"), mac_app("SignedMac"))
+
+    problems = {
+        "Unsigned": dict(signer="unsigned"),
+        "AdHoc": dict(signer=None),
+        "NoProfile": dict(profile_name=None),
+        "WrongCertificate": dict(signer="dev_jane"),
+        "OtherTeam": dict(bundle_id="com.example.enterprise", profile_name="ios-enterprise.mobileprovision",
+                          signer="ent_dist",
+                          entitlements=ios_entitlements("com.example.enterprise", team="ENTRP12345")),
+        "WrongBundleID": dict(bundle_id="com.example.other",
+                              entitlements=ios_entitlements("com.example.app", **{"aps-environment": "production"})),
+        "ExtraEntitlements": dict(entitlements=ios_entitlements("com.example.app", **{
+            "aps-environment": "development", "com.apple.developer.icloud-services": ["CloudKit"]})),
+        "ExpiredProfile": dict(bundle_id="com.example.expired", profile_name="wildcard.mobileprovision",
+                               signer="dev_jane", entitlements=ios_entitlements("com.example.expired", True)),
+        "ExpiredCertificate": dict(bundle_id="com.example.early", profile_name="cert-expires-first.mobileprovision",
+                                   signer="old_b", entitlements=ios_entitlements("com.example.early", True)),
+        "Debuggable": dict(entitlements=ios_entitlements("com.example.app", True, **{"aps-environment": "production"})),
+    }
+    for name, options in problems.items():
+        write_tree(os.path.join(OUT, name + ".app"), ios_app(name, **options))
+
+
+if __name__ == "__main__":
+    main()

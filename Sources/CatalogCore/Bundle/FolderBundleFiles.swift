@@ -1,0 +1,51 @@
+import Foundation
+
+/// ``BundleFiles`` of a folder on disk. Symbolic links are followed when files are opened (a macOS
+/// framework's `Versions/Current`), but only to files inside the folder: a link out of the bundle
+/// is refused, not read. Only regular files are ever read.
+package struct FolderBundleFiles: BundleFiles {
+    package let root: String
+    /// The folder with its links resolved, to tell where a link leads.
+    private let resolvedRoot: String
+
+    package init(root: String) {
+        self.root = root
+        resolvedRoot = Self.resolved(root) ?? root
+    }
+
+    private func full(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
+
+    package func isFile(_ path: String) -> Bool { FileBytes.isFile(full(path)) }
+
+    package func children(of folder: String) -> [String] { FileBytes.children(of: full(folder)) }
+
+    package func symbolicLinkTarget(_ path: String) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: full(path))
+    }
+
+    package func read(_ path: String, limit: Int) throws -> [UInt8] {
+        try FileBytes.read(try inside(path), limit: limit)
+    }
+
+    package func rangeReader(_ path: String) throws -> any RangeReader { try FileRangeReader(path: try inside(path)) }
+
+    /// The file's path once its links are resolved, when that is still inside the folder.
+    private func inside(_ path: String) throws -> String {
+        let file = full(path)
+        guard let real = Self.resolved(file) else {
+            throw DecodeError(.unreadable, "cannot resolve: \(String(cString: strerror(errno)))", path: file)
+        }
+        guard real.hasPrefix(resolvedRoot + "/") else {
+            throw DecodeError(.unreadable, "a symbolic link out of the bundle (to \(real)) is not followed", path: file)
+        }
+        return real
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    package func describe(_ path: String) -> String { full(path) }
+}

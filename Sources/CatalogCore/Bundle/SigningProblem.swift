@@ -1,0 +1,39 @@
+/// Why a build would not install, or not pass App Store processing: one fact about one bundle's
+/// signature against its embedded profile.
+public struct SigningProblem: Sendable, Equatable, Hashable {
+    public enum Code: String, Sendable, CaseIterable, Codable {
+        /// The executable has no code signature.
+        case unsigned
+        /// Signed without a certificate (`codesign -s -`, a simulator or linker signature).
+        case adHoc = "ad-hoc"
+        /// The bundle embeds no profile (a macOS app only needs one for restricted entitlements).
+        case noProfile = "no-profile"
+        /// The signing certificate is not among the profile's `DeveloperCertificates`.
+        case certificateNotInProfile = "certificate-not-in-profile"
+        /// The CodeDirectory's team is not the profile's.
+        case teamMismatch = "team-mismatch"
+        /// The Info.plist bundle id is not covered by the profile's application identifier.
+        case bundleIDNotCovered = "bundle-id-not-covered"
+        /// A signed entitlement the profile does not grant (one problem per key).
+        case entitlementNotAllowed = "entitlement-not-allowed"
+        /// The profile's `ExpirationDate` has passed.
+        case profileExpired = "profile-expired"
+        /// The signing certificate's `notAfter` has passed.
+        case certificateExpired = "certificate-expired"
+        /// `get-task-allow` signed otherwise than the profile grants it (a debug build with a
+        /// distribution profile, or the reverse).
+        case getTaskAllowMismatch = "get-task-allow-mismatch"
+    }
+
+    public var code: Code
+    /// The executable of the bundle concerned (``SigningSubject/executable``).
+    public var executable: String
+    /// One sentence for a person.
+    public var message: String
+
+    public init(_ code: Code, executable: String, message: String) {
+        self.code = code
+        self.executable = executable
+        self.message = message
+    }
+}

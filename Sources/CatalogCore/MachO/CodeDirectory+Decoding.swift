@@ -1,0 +1,62 @@
+extension CodeDirectory {
+    static let magic: UInt32 = 0xFADE_0C02
+    /// magic … spare2: the fields every version has.
+    static let baseHeaderSize = 44
+    static let teamOffsetVersion: UInt32 = 0x2_0200
+    static let codeLimit64Version: UInt32 = 0x2_0300
+
+    /// Decodes the CodeDirectory blob `blob` (magic and length included) found in `slot`; offsets
+    /// in errors are from the start of `blob`.
+    ///
+    /// ```
+    /// struct CS_CodeDirectory {          // big-endian
+    ///   uint32 magic, length, version, flags, hashOffset, identOffset, nSpecialSlots, nCodeSlots, codeLimit;
+    ///   uint8 hashSize, hashType, platform, pageSize; uint32 spare2;
+    ///   uint32 scatterOffset;            // version >= 0x20100
+    ///   uint32 teamOffset;               // version >= 0x20200
+    ///   uint32 spare3; uint64 codeLimit64;   // version >= 0x20300
+    ///   … }
+    /// ```
+    init(blob: ArraySlice<UInt8>, slot: UInt32) throws {
+        let view = ByteView(blob, bigEndian: true)
+        func fail(_ reason: String, at offset: Int) -> DecodeError {
+            DecodeError(.malformedMachO, "CodeDirectory in slot 0x\(String(slot, radix: 16)): \(reason)", offset: offset)
+        }
+        guard blob.count >= Self.baseHeaderSize, let version = view.u32(8), let flags = view.u32(12),
+              let hashOffset = view.u32(16), let identOffset = view.u32(20), let specialSlots = view.u32(24),
+              let codeSlots = view.u32(28), let codeLimit32 = view.u32(32), let hashSize = view.u8(36),
+              let hashType = view.u8(37), let pageSize = view.u8(39) else {
+            throw fail("\(blob.count) bytes is too short for its header", at: 0)
+        }
+        guard let identifier = view.cString(Int(identOffset)) else {
+            throw fail("the identifier at \(identOffset) is outside the blob or not NUL-terminated", at: 20)
+        }
+        var teamID: String?
+        if version >= Self.teamOffsetVersion, let teamOffset = view.u32(48), teamOffset != 0 {
+            guard let team = view.cString(Int(teamOffset)) else {
+                throw fail("the team identifier at \(teamOffset) is outside the blob or not NUL-terminated", at: 48)
+            }
+            teamID = team
+        }
+        // The hash slots: nSpecialSlots before hashOffset, nCodeSlots from it, all inside the blob.
+        let size = UInt64(hashSize)
+        guard UInt64(specialSlots) * size <= UInt64(hashOffset),
+              UInt64(hashOffset) + UInt64(codeSlots) * size <= UInt64(blob.count) else {
+            throw fail("\(specialSlots) special and \(codeSlots) code slots of \(hashSize) bytes at \(hashOffset) "
+                       + "do not fit in \(blob.count) bytes", at: 16)
+        }
+        var codeLimit = UInt64(codeLimit32)
+        if version >= Self.codeLimit64Version, let limit64 = view.u64(56), limit64 != 0 { codeLimit = limit64 }
+
+        let type = HashType(rawValue: hashType)
+        let hash: String?
+        switch type {
+        case .sha1: hash = Digest.hex(Digest.sha1(blob))
+        case .sha256, .sha256Truncated: hash = Digest.hex(Digest.sha256(blob))
+        default: hash = nil
+        }
+        self.init(slot: slot, version: version, flags: flags, identifier: identifier, teamID: teamID, hashType: type,
+                  hashSize: hashSize, pageSizeLog2: pageSize, codeSlotCount: codeSlots, specialSlotCount: specialSlots,
+                  codeLimit: codeLimit, hash: hash)
+    }
+}
