@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates Sources/CatalogStore/Migrations+Generated.swift from Migrations/NNNN_name.sql (SQLite,
+# Regenerates Sources/CatalogStore/Migration/Migrations+Generated.swift from Migrations/NNNN_name.sql (SQLite,
 # `Migration.all`) and Migrations/postgresql/NNNN_name.sql (PostgreSQL, `Migration.postgreSQL`), so the
 # schema is compiled into the catalog binary (no resource bundle to lose when the binary is copied).
 #
@@ -12,7 +12,7 @@ set -eu
 export LC_ALL=C
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-output="$root/Sources/CatalogStore/Migrations+Generated.swift"
+output="$root/Sources/CatalogStore/Migration/Migrations+Generated.swift"
 
 # The migrations of one folder as the elements of a Swift array literal.
 migrations() {

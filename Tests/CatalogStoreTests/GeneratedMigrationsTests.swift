@@ -21,7 +21,7 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
 
-        let generated = Self.packageRoot.appendingPathComponent("Sources/CatalogStore/Migrations+Generated.swift")
+        let generated = Self.packageRoot.appendingPathComponent("Sources/CatalogStore/Migration/Migrations+Generated.swift")
         let committed = try Data(contentsOf: generated)
         #expect(String(decoding: committed, as: UTF8.self) == String(decoding: produced, as: UTF8.self),
                 "Migrations+Generated.swift is stale: run Scripts/generate-migrations.sh")
