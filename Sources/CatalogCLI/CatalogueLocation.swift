@@ -33,7 +33,7 @@ extension CatalogueLocation {
     static let shareWaitSeconds = 5.0
 
     /// Ends a command that wrote the catalogue (ingest, prune): leaves WAL mode so that whoever may
-    /// only read the file can query it (README, "Sharing a catalogue"), or says why it stays in WAL.
+    /// only read the file can query it (docs/catalogue-file.md, "Sharing a catalogue"), or says why it stays in WAL.
     static func leaveReadableByReaders(_ catalogue: Catalogue, _ context: CommandContext, clearLine: Bool = false) {
         let stillWAL: String?
         do {

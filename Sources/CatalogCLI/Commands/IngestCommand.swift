@@ -74,7 +74,7 @@ enum IngestCommand: Command {
                 })
         }
         // Whether the run succeeded or not, leave the catalogue readable by whoever may only read it
-        // (README, "Sharing a catalogue"): no WAL, so a reader needs no -shm file beside it.
+        // (docs/catalogue-file.md, "Sharing a catalogue"): no WAL, so a reader needs no -shm file beside it.
         CatalogueLocation.leaveReadableByReaders(catalogue, context, clearLine: showProgress)
         let report = try outcome.get()
         if showProgress { context.err("\r\u{1B}[K") }

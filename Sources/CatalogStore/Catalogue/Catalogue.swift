@@ -38,7 +38,7 @@ package final class Catalogue {
     /// Opens the catalogue at `path` to read it. A missing file is `StoreError.missing`. Opened
     /// read-write when the file allows it, so SQLite can recover a WAL left by a killed ingest and
     /// set up shared memory, but never migrated or written; a reader with read rights alone opens
-    /// it read-only (README, "Sharing a catalogue").
+    /// it read-only (docs/catalogue-file.md, "Sharing a catalogue").
     package static func openForReading(path: String) throws -> Catalogue {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
         guard access(path, W_OK) == 0 else { return Catalogue(try Connection.openCatalogue(path: path, readOnly: true)) }

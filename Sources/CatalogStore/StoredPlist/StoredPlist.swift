@@ -3,7 +3,7 @@ import Foundation
 
 /// How `profile_plists.raw_plist` keeps a profile's plist: zlib over the plist with the base64 text
 /// of each of its certificates replaced by a reference to `certificate_der`. `docs/raw_plist.py` is
-/// the reference reader; the README's "How the raw plist is stored" describes it.
+/// the reference reader; docs/catalogue-file.md ("How the raw plist is stored") describes it.
 ///
 ///     00 43 50 03        magic: NUL, "CP", format 3
 ///     u32, u32           the plist's length and CRC-32 (zlib's), little-endian
