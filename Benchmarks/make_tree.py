@@ -24,6 +24,7 @@ import io
 import os
 import plistlib
 import random
+import struct
 import sys
 import time
 import zipfile
@@ -444,6 +445,54 @@ class Blobs:
         start = rng.randrange(0, len(self.noise) - n)
         return self.noise[start:start + n]
 
+    def macho(self, rng: random.Random, n: int, identifier: str, team: str | None, filetype: int = 2,
+              uuid: bytes | None = None) -> bytes:
+        """A thin arm64 Mach-O shaped like a real one: header, LC_UUID, LC_BUILD_VERSION and
+        LC_CODE_SIGNATURE, about `n` bytes of code (noise), then a code signature SuperBlob with a
+        SHA-256 CodeDirectory over the pages, an entitlements blob and an empty CMS wrapper (ad-hoc:
+        a real CMS signature would need the fixtures' keys). dSYMs (`filetype` 0xA) carry no signature."""
+        uuid = uuid or rng.randbytes(16)
+        signed = filetype == 2
+        ncmds, sizeofcmds = (3, 24 + 24 + 16) if signed else (2, 24 + 24)
+        header_size = 32 + sizeofcmds
+        code = self.random(rng, max(n - header_size, 64))
+        code_end = header_size + len(code)
+        padding = bytes((-code_end) % 16)
+        code_end += len(padding)
+        cmds = struct.pack("<II16s", 0x1B, 24, uuid)
+        cmds += struct.pack("<IIIIII", 0x32, 24, 2, 0x00100000, 0x00110000, 0)  # iOS, minos 16.0, sdk 17.0
+        if not signed:
+            header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, filetype, ncmds, sizeofcmds, 0x00200085, 0)
+            return header + cmds + code + padding
+        ident = identifier.encode() + b"\0"
+        team_bytes = (team or "").encode() + b"\0"
+        special = bytes(32 * 5)  # slots 5..1: the hashes of Info.plist, resources, entitlements (not read)
+        cd_header = 88
+        ident_off = cd_header
+        team_off = ident_off + len(ident)
+        hash_off = team_off + len(team_bytes) + len(special)
+        n_pages = (code_end + 4095) // 4096
+        cd_len = hash_off + 32 * n_pages
+        ents = plistlib.dumps({"application-identifier": f"{team}.{identifier}",
+                               "com.apple.developer.team-identifier": team or ""})
+        lengths = [cd_len, 8 + len(ents), 8]
+        index_len = 12 + 8 * len(lengths)
+        sig_len = index_len + sum(lengths)
+        cmds += struct.pack("<IIII", 0x1D, 16, code_end, sig_len)
+        header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, filetype, ncmds, sizeofcmds, 0x00200085, 0)
+        body = header + cmds + code + padding
+        cd = struct.pack(">IIIIIIIIIBBBBIIII", 0xFADE0C02, cd_len, 0x20400, 0, hash_off, ident_off, 5,
+                         n_pages, code_end, 32, 2, 0, 12, 0, 0, team_off, 0).ljust(cd_header, b"\0")
+        cd += ident + team_bytes + special
+        cd += b"".join(hashlib.sha256(body[i:i + 4096]).digest() for i in range(0, code_end, 4096))
+        blobs = [(0, cd), (5, struct.pack(">II", 0xFADE7171, 8 + len(ents)) + ents),
+                 (0x10000, struct.pack(">II", 0xFADE0B01, 8))]
+        index, data = b"", b""
+        for slot, blob in blobs:
+            index += struct.pack(">II", slot, index_len + len(data))
+            data += blob
+        return body + struct.pack(">III", 0xFADE0CC0, sig_len, len(blobs)) + index + data
+
     def words(self, rng: random.Random, n: int) -> bytes:
         start = rng.randrange(0, len(self.text) - n)
         return self.text[start:start + n]
@@ -564,7 +613,8 @@ class TreeMaker:
     def app_files(self, rng: random.Random, bundle: dict, short: str, build: str) -> list[tuple[str, bytes]]:
         """Files of X.app relative to the bundle directory."""
         app, bid, mac = bundle["app"], bundle["id"], bundle["mac"]
-        exe = self.blobs.random(rng, rng.randint(20_000, 100_000))
+        team_id = self.u.teams[bundle["team"]]["id"]
+        exe = self.blobs.macho(rng, rng.randint(20_000, 100_000), bid, team_id)
         info = plistlib.dumps(app_info_plist(bundle, bid, short, build, exe=app, mac=mac), fmt=plistlib.FMT_BINARY)
         profile = self.profile_for(bundle, bid, rng)
         code_resources = b"<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>files</key><dict>" + \
@@ -584,11 +634,11 @@ class TreeMaker:
                                    extension="com.apple.widgetkit-extension")
             files += [(f"PlugIns/{app}Widget.appex/Info.plist", plistlib.dumps(winfo, fmt=plistlib.FMT_BINARY)),
                       (f"PlugIns/{app}Widget.appex/embedded.mobileprovision", self.profile_for(bundle, wid, rng)),
-                      (f"PlugIns/{app}Widget.appex/{app}Widget", self.blobs.random(rng, rng.randint(5_000, 20_000)))]
+                      (f"PlugIns/{app}Widget.appex/{app}Widget", self.blobs.macho(rng, rng.randint(5_000, 20_000), wid, team_id))]
         if rng.random() < 0.3:
             fw = rng.choice(["Alamofire", "Kingfisher", "SnapKit", "Realm", "Lottie", "Firebase"])
             files += [(f"Frameworks/{fw}.framework/Info.plist", framework_plist(fw, rng)),
-                      (f"Frameworks/{fw}.framework/{fw}", self.blobs.random(rng, rng.randint(5_000, 30_000)))]
+                      (f"Frameworks/{fw}.framework/{fw}", self.blobs.macho(rng, rng.randint(5_000, 30_000), f"org.cocoapods.{fw}", team_id))]
         return files
 
     def apps(self, m: int) -> None:
@@ -619,14 +669,18 @@ class TreeMaker:
                     "SigningIdentity": f"Apple Distribution: {team['name']} ({team['id']})", "Team": team["id"],
                     "Architectures": ["arm64"]}
             self.w.write(f"{base}/Info.plist", plistlib.dumps(info, fmt=plistlib.FMT_XML, sort_keys=True))
+            exe_uuid = None
             for rel, data in self.app_files(rng, bundle, short, build):
                 self.w.write(f"{base}/Products/Applications/{app}.app/{rel}", data)
+                if rel in (app, f"Contents/MacOS/{app}"):
+                    exe_uuid = data[32 + 8:32 + 24]  # LC_UUID is the first load command
             dsym = f"{base}/dSYMs/{app}.app.dSYM/Contents"
             self.w.write(f"{dsym}/Info.plist", plistlib.dumps({
                 "CFBundleDevelopmentRegion": "English", "CFBundleIdentifier": f"com.apple.xcode.dsym.{bundle['id']}",
                 "CFBundleInfoDictionaryVersion": "6.0", "CFBundlePackageType": "dSYM", "CFBundleSignature": "????",
                 "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"}, fmt=plistlib.FMT_XML))
-            self.w.write(f"{dsym}/Resources/DWARF/{app}", self.blobs.random(rng, rng.randint(20_000, 100_000)))
+            self.w.write(f"{dsym}/Resources/DWARF/{app}", self.blobs.macho(rng, rng.randint(20_000, 100_000), app, None, filetype=0xA,
+                                                                             uuid=exe_uuid))
 
     # .ipa
 
