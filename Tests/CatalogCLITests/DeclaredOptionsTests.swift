@@ -123,7 +123,9 @@ import Testing
                 let words = Self.words(example)
                 #expect(Array(words.prefix(2)) == ["catalog", command.name], "\(example)")
                 #expect(throws: Never.self, "\(example)") {
-                    _ = try ParsedArguments.parse(Array(words.dropFirst(2)), options: command.options, positionals: command.arguments)
+                    let parsed = try ParsedArguments.parse(Array(words.dropFirst(2)), options: command.options,
+                                                           positionals: command.arguments)
+                    _ = try command.parseOptions(parsed, CommandContext(environment: [:]))
                 }
             }
         }
