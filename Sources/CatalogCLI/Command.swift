@@ -46,18 +46,15 @@ extension Command {
 
     /// The usage wrapped to `width` columns, continuation lines indented under the first option.
     static func usage(width: Int) -> String {
-        let lead = "USAGE: catalog \(name) "
-        let indent = String(repeating: " ", count: lead.count)
-        var lines: [String] = []
-        var line = lead
-        for part in usageParts.dropFirst(2) {
-            if line != lead && line != indent, line.count + 1 + part.count > width {
-                lines.append(line)
-                line = indent
+        let indent = String(repeating: " ", count: "USAGE: catalog \(name) ".count)
+        var lines = ["USAGE: catalog \(name)"]
+        for (index, part) in usageParts.dropFirst(2).enumerated() {
+            if index > 0, lines[lines.count - 1].count + 1 + part.count > width {
+                lines.append(indent + part)
+            } else {
+                lines[lines.count - 1] += " " + part
             }
-            line += (line == lead || line == indent ? "" : " ") + part
         }
-        lines.append(line)
         return lines.joined(separator: "\n")
     }
 

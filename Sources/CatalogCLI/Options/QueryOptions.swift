@@ -16,7 +16,7 @@ struct QueryOptions: CommandOptions {
     /// Only rows of this host (locations, builds, runs, errors), compared ignoring ASCII case.
     var host: String?
 
-    /// `catalog stats` and `catalog verify` take these alone.
+    /// `catalog stats` takes these alone.
     static let declared = QuerySupport.commonOptions
 
     /// Reads `--max-age`, `--as-of` and `--host` only when the command declares them.
