@@ -57,7 +57,7 @@ public enum CatalogCommand {
 
     /// Options every command that reads the catalogue takes, accepted before the subcommand too
     /// (`catalog --db X expiring`, as `git -C` or `gh -R`).
-    static let globalOptions: [OptionSpec] = [CatalogueLocation.option] + OutputFormat.options
+    static let globalOptions: [OptionSpec] = ([CatalogueLocation.option] + OutputFormat.options).map(\.spec)
 
     static func run(_ arguments: [String], _ context: CommandContext) -> Int32 {
         let (global, arguments) = splitGlobalOptions(arguments)
@@ -89,7 +89,7 @@ public enum CatalogCommand {
                 return 0
             }
             guard let command = command(named: arguments[1]) else { return unknownSubcommand(arguments[1], context) }
-            context.out(command.help)
+            context.out(command.help(width: context.terminalWidth ?? 80))
             return 0
         default:
             break
@@ -98,7 +98,7 @@ public enum CatalogCommand {
         let rest = Array(arguments.dropFirst())
         // -h/--help anywhere before a `--` asks for help.
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
-            context.out(command.help)
+            context.out(command.help(width: context.terminalWidth ?? 80))
             return 0
         }
         do {

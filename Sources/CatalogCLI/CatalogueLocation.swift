@@ -5,11 +5,11 @@ import Foundation
 /// (`$XDG_DATA_HOME/catalog/catalog.sqlite`, `~/.local/share/catalog/…`; on macOS
 /// `~/Library/Application Support/catalog/…`).
 enum CatalogueLocation {
-    static let option = OptionSpec(name: "db", value: "path",
+    static let option = ValueOption(name: "db", value: "path",
                                    help: "The catalogue: a SQLite file, or postgresql://… (a fleet's, see README)\n(default: $CATALOG_DB, else the user's data folder).")
 
     static func path(_ arguments: ParsedArguments, _ environment: [String: String]) -> String {
-        if let path = arguments.value("db"), !path.isEmpty { return absolute(path) }
+        if let path = arguments.value(option), !path.isEmpty { return absolute(path) }
         if let path = environment["CATALOG_DB"], !path.isEmpty { return absolute(path) }
         let home = environment["HOME"] ?? NSHomeDirectory()
         #if os(macOS)

@@ -9,12 +9,16 @@ protocol Command {
     static var abstract: String { get }
     static var discussion: String? { get }
     static var arguments: [ArgumentSpec] { get }
-    static var options: [OptionSpec] { get }
+    /// 1–3 real invocations, printed at the end of the help.
+    static var examples: [String] { get }
     static func run(_ options: Options, _ context: CommandContext) throws -> Int32
 }
 
 extension Command {
     static var discussion: String? { nil }
+
+    /// The options, as the options struct declares them.
+    static var options: [OptionSpec] { Options.declared.map(\.spec) }
 
     /// Every option plus the ones all commands share.
     static var allOptions: [OptionSpec] { options + [Self.helpOption] }
@@ -24,10 +28,37 @@ extension Command {
     /// Parses `arguments` into the command's options (usage errors thrown before anything runs),
     /// then runs it.
     static func parseAndRun(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        try run(Options(arguments, context), context)
+        try run(parseOptions(arguments, context), context)
     }
 
-    static var usage: String {
+    /// The options struct read from `arguments`; reading an option the command does not declare
+    /// fails (a programmer error: it would otherwise read as absent).
+    static func parseOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Options {
+        let options = try Options(arguments, context)
+        if let undeclared = arguments.reads.undeclared.first {
+            throw CLIError("internal error: catalog \(name) read --\(undeclared), which it does not declare")
+        }
+        return options
+    }
+
+    /// The usage on one line, as usage errors print it.
+    static var usage: String { usageParts.joined(separator: " ") }
+
+    /// The usage wrapped to `width` columns, continuation lines indented under the first option.
+    static func usage(width: Int) -> String {
+        let indent = String(repeating: " ", count: "USAGE: catalog \(name) ".count)
+        var lines = ["USAGE: catalog \(name)"]
+        for (index, part) in usageParts.dropFirst(2).enumerated() {
+            if index > 0, lines[lines.count - 1].count + 1 + part.count > width {
+                lines.append(indent + part)
+            } else {
+                lines[lines.count - 1] += " " + part
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static var usageParts: [String] {
         var parts = ["catalog", name]
         for option in options {
             let body = option.value.map { "--\(option.name) <\($0)>" } ?? "--\(option.name)"
@@ -37,13 +68,16 @@ extension Command {
             let body = "<\(argument.name)>" + (argument.variadic ? " ..." : "")
             parts.append(argument.optional ? "[\(body)]" : body)
         }
-        return parts.joined(separator: " ")
+        return parts
     }
 
-    static var help: String {
+    /// The help as `catalog help` prints it off a terminal and docs/cli.md holds it.
+    static var help: String { help(width: 80) }
+
+    static func help(width: Int) -> String {
         var text = "OVERVIEW: \(abstract)\n"
         if let discussion { text += "\n\(discussion)\n" }
-        text += "\nUSAGE: \(usage)\n"
+        text += "\n\(usage(width: width))\n"
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
             for argument in arguments {
@@ -57,6 +91,8 @@ extension Command {
             if let value = option.value { label += " <\(value)>" }
             text += HelpText.row(label, option.help)
         }
+        text += "\nEXAMPLES:\n"
+        for example in examples { text += "  \(example)\n" }
         return text
     }
 }

@@ -7,8 +7,8 @@ import CatalogStore
 /// names are case-insensitive, as DNS names are: they are stored in lowercase, so `Build-07` and
 /// `build-07` are one host's file index and lock.
 enum HostName {
-    static func option(help: String) -> OptionSpec {
-        OptionSpec(name: "host", value: "name", help: help)
+    static func option(help: String) -> ValueOption {
+        ValueOption(name: "host", value: "name", help: help)
     }
 
     /// The host a writer of the catalogue `name` is without `--host`/`$CATALOG_HOST`: this machine
@@ -19,8 +19,8 @@ enum HostName {
 
     /// `--host` or `$CATALOG_HOST` as given, checked and lowercased: a name is not empty and holds no
     /// whitespace or control characters (it is printed in tables and keys the host's rows).
-    static func given(_ arguments: ParsedArguments, _ environment: [String: String]) throws -> String? {
-        if let name = arguments.value("host") { return try checked(name, from: "--host") }
+    static func given(_ arguments: ParsedArguments, _ option: ValueOption, _ environment: [String: String]) throws -> String? {
+        if let name = arguments.value(option) { return try checked(name, from: "--host") }
         if let name = environment["CATALOG_HOST"], !name.isEmpty { return try checked(name, from: "CATALOG_HOST") }
         return nil
     }

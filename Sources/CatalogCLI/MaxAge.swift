@@ -6,7 +6,7 @@ struct MaxAge: Equatable {
     var seconds: Int
     var text: String
 
-    static let option = OptionSpec(name: "max-age", value: "duration",
+    static let option = ValueOption(name: "max-age", value: "duration",
                                    help: "Fail (exit 1) when the last successful ingest (with --host, that host's) is older than\nthis: 90m, 36h, 2d, 1w (default $CATALOG_MAX_AGE; unset: no limit).")
 
     /// Tables on a terminal get a one-line notice on stderr past this age.
@@ -24,7 +24,7 @@ struct MaxAge: Equatable {
 
     /// `--max-age` as given, or nil.
     static func from(_ arguments: ParsedArguments) throws -> MaxAge? {
-        guard let text = arguments.value("max-age") else { return nil }
+        guard let text = arguments.value(option) else { return nil }
         guard let age = MaxAge(text) else {
             throw UsageError(message: "--max-age expects a number and a unit (s, m, h, d, w), like 36h or 2d, got '\(text)'")
         }

@@ -5,10 +5,10 @@ import Foundation
 /// What the query commands share: the catalogue option, the output options, opening the catalogue
 /// read-only and printing records.
 enum QuerySupport {
-    static let commonOptions: [OptionSpec] = [CatalogueLocation.option] + OutputFormat.options + [MaxAge.option]
+    static let commonOptions: [any OptionHandle] = [CatalogueLocation.option] + OutputFormat.options + [MaxAge.option]
 
-    static let asOfOption = OptionSpec(name: "as-of", value: "date",
-                                       help: "Count days from this ISO-8601 date's UTC day instead of today's (reproducible reports).")
+    static let asOfOption = ValueOption(name: "as-of", value: "date",
+                                        help: "Count days from this ISO-8601 date's UTC day instead of today's (reproducible reports).")
 
     static let hostOption = HostName.option(help: "Only what is on this build host (any case): its locations, builds, runs\nand errors. A one-host catalogue needs none.")
 
@@ -16,7 +16,7 @@ enum QuerySupport {
     /// (a one-host catalogue's own host is unnamed, and its rows are all there is). Unlike `ingest`,
     /// a query does not read `$CATALOG_HOST`: a build host's lookups see the whole fleet.
     static func host(_ arguments: ParsedArguments) throws -> String? {
-        guard let host = arguments.value("host") else { return nil }
+        guard let host = arguments.value(hostOption) else { return nil }
         guard !host.isEmpty else {
             throw UsageError(message: "--host needs a host name (a catalogue of one unnamed host needs no --host)")
         }
@@ -107,22 +107,29 @@ enum QuerySupport {
 
     static let kinds = ProfileKind.allCases.map(\.rawValue)
 
-    static let kindOption = OptionSpec(name: "kind", value: "kind", help: "Only this kind: " + kinds.joined(separator: ", ") + ".",
-                                       choices: kinds)
+    static let kindOption = ValueOption(name: "kind", value: "kind", help: "Only this kind: " + kinds.joined(separator: ", ") + ".",
+                                        choices: kinds)
 
-    static let platformOption = OptionSpec(name: "platform", value: "platform",
-                                           help: "iOS, macOS, tvOS, watchOS or visionOS (also OSX, iPhoneOS, xrOS, …).",
-                                           choices: PlatformName.allCases.map(\.rawValue))
+    static let platformOption = ValueOption(name: "platform", value: "platform",
+                                            help: "iOS, macOS, tvOS, watchOS or visionOS (also OSX, iPhoneOS, xrOS, …).",
+                                            choices: PlatformName.allCases.map(\.rawValue))
 
     /// `--removed` (only what is gone) and `--include-removed` (present and gone), the same for
     /// every command that lists things that can disappear.
-    static func presenceOptions(_ noun: String) -> [OptionSpec] {
-        [OptionSpec(name: "removed", help: "Only \(noun) no longer present anywhere."),
-         OptionSpec(name: "include-removed", help: "Also \(noun) no longer present.")]
+    static func presenceOptions(_ noun: String) -> Presence {
+        Presence(removed: Flag(name: "removed", help: "Only \(noun) no longer present anywhere."),
+                 includeRemoved: Flag(name: "include-removed", help: "Also \(noun) no longer present."))
     }
 
-    static func presence(_ arguments: ParsedArguments) throws -> CatalogQueries.Presence {
-        switch try arguments.either("removed", or: "include-removed") {
+    /// `--removed` and `--include-removed`, with a command's own help.
+    struct Presence: Sendable {
+        var removed: Flag
+        var includeRemoved: Flag
+        var options: [any OptionHandle] { [removed, includeRemoved] }
+    }
+
+    static func presence(_ arguments: ParsedArguments, _ options: Presence) throws -> CatalogQueries.Presence {
+        switch try arguments.either(options.removed, or: options.includeRemoved) {
         case true?: return .removed
         case false?: return .any
         case nil: return .present
@@ -131,12 +138,12 @@ enum QuerySupport {
 
     /// `--kind`, one of the five profile kinds.
     static func kind(_ arguments: ParsedArguments) throws -> ProfileKind? {
-        try arguments.choice("kind", among: kinds).flatMap(ProfileKind.init(rawValue:))
+        try arguments.choice(kindOption).flatMap(ProfileKind.init(rawValue:))
     }
 
     /// `--platform` in any accepted spelling; an unknown one is a usage error listing the names.
     static func platform(_ arguments: ParsedArguments) throws -> PlatformName? {
-        guard let text = arguments.value("platform") else { return nil }
+        guard let text = arguments.value(platformOption) else { return nil }
         guard let platform = PlatformName(typed: text) else {
             throw UsageError(message: "--platform must be one of \(PlatformName.accepted), got '\(text)'")
         }

@@ -12,16 +12,10 @@ enum BuildsCommand: Command {
         and when it stops launching: its embedded profile's effective expiry (launches_until).
         """
     static let arguments = [ArgumentSpec(name: "bundle-id", help: "Only builds of this bundle id.", optional: true)]
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "version", value: "v", help: "Only this marketing version (CFBundleShortVersionString)."),
-        OptionSpec(name: "build", value: "b", help: "Only this build number (CFBundleVersion)."),
-        OptionSpec(name: "team", value: "id", help: "Only this team."),
-        OptionSpec(name: "profile", value: "profile", help: "Only builds that embed this profile: a UUID or a unique prefix of 8+ hex\ndigits, a path or a name, as show takes them."),
-        OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
-        OptionSpec(name: "limit", value: "n", help: "At most N builds."),
-        QuerySupport.asOfOption,
-        QuerySupport.hostOption,
-    ] + QuerySupport.presenceOptions("builds")
+    static let examples = [
+        "catalog builds com.example.app",
+        "catalog builds --profile 6F1C2E6A --limit 10",
+    ]
 
     static let columns: [Column] = [
         Column(key: "bundle_id", header: "BUNDLE ID"),

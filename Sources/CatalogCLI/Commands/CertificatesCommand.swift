@@ -7,18 +7,9 @@ enum CertificatesCommand: Command {
     static let name = "certificates"
     static let abstract = "List developer certificates and how many profiles list each."
     static let arguments: [ArgumentSpec] = []
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "expiring", help: "Only certificates that expire within --days."),
-        OptionSpec(name: "days", value: "n", help: "The window for --expiring (default 30): days_left 0 to N."),
-        QuerySupport.asOfOption,
-        OptionSpec(name: "team", value: "id", help: "Only this team (the certificate's OU)."),
-        OptionSpec(name: "type", value: "type", repeatable: true,
-                   help: "Only this type: \(CertificateType.allCases.map(\.rawValue).joined(separator: ", ")),\nas written or as a slug (apple-development, developer-id-application)."
-                       + " Repeatable.",
-                   choices: CertificateType.allCases.map(slug)),
-        OptionSpec(name: "expired", help: "Only certificates expired (days_left < 0: before --as-of's UTC day)."),
-        OptionSpec(name: "valid", help: "Only certificates not expired (days_left >= 0)."),
-        OptionSpec(name: "name", value: "text", help: "Only certificates whose common name contains this text (any case)."),
+    static let examples = [
+        "catalog certificates --expiring --days 60",
+        "catalog certificates --type apple-distribution --json",
     ]
 
     static let columns: [Column] = [

@@ -8,7 +8,10 @@ enum CompletionsCommand: Command {
         fish:  catalog completions fish > ~/.config/fish/completions/catalog.fish
         """
     static let arguments = [ArgumentSpec(name: "shell", help: "bash, zsh or fish.", choices: ShellCompletion.allCases.map(\.rawValue))]
-    static let options: [OptionSpec] = []
+    static let examples = [
+        "catalog completions zsh > ~/.zfunc/_catalog",
+        "catalog completions bash > /etc/bash_completion.d/catalog",
+    ]
 
     static func run(_ options: CompletionsOptions, _ context: CommandContext) throws -> Int32 {
         context.out(options.shell.script(for: CatalogCommand.commands))

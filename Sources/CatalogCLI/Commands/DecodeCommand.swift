@@ -11,9 +11,9 @@ enum DecodeCommand: Command {
         (an array when several), or a summary with --format table. Exits 1 when any file failed.
         """
     static let arguments = [ArgumentSpec(name: "file", help: "A file or bundle folder to decode.", variadic: true)]
-    static let options = [
-        OptionSpec(name: "format", value: "format", help: "json (default) or table.", choices: ["json", "table"]),
-        OptionSpec(name: "json", help: "Shorthand for --format json."),
+    static let examples = [
+        "catalog decode App.mobileprovision",
+        "catalog decode --format table MyApp.ipa",
     ]
 
     static func run(_ options: DecodeOptions, _ context: CommandContext) throws -> Int32 {

@@ -8,9 +8,9 @@ enum ErrorsCommand: Command {
     static let name = "errors"
     static let abstract = "List every file currently in error, with the run that last met it (or one run's errors)."
     static let arguments: [ArgumentSpec] = []
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "run", value: "n", help: "Only the errors run N recorded (see 'catalog runs')."),
-        QuerySupport.hostOption,
+    static let examples = [
+        "catalog errors",
+        "catalog errors --run 12",
     ]
 
     static let columns: [Column] = [

@@ -21,17 +21,10 @@ enum ExpiringCommand: Command {
         in the window prints nothing, except `[]` for JSON.
         """
     static let arguments: [ArgumentSpec] = []
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "days", value: "n", help: "The window in days (default 30): days_left 0 (today, UTC) to N."),
-        QuerySupport.asOfOption,
-        OptionSpec(name: "include-expired", help: "Also list what has already expired."),
-        OptionSpec(name: "team", value: "id", help: "Only this team."),
-        QuerySupport.kindOption,
-        OptionSpec(name: "all-locations", help: "Count profiles seen only embedded in builds too."),
-        OptionSpec(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it)."),
-        OptionSpec(name: "builds", help: "List present builds that stop launching in the window instead: their embedded\nprofile or its certificate expires."),
-        QuerySupport.hostOption,
-        OptionSpec(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64."),
+    static let examples = [
+        "catalog expiring --days 14",
+        "catalog expiring --builds --json",
+        "catalog expiring --days 7 --exit-code",
     ]
 
     /// Profiles and certificates in one table, each row under its own keys: a certificate's

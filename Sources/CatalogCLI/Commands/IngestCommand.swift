@@ -30,14 +30,10 @@ enum IngestCommand: Command {
         trailing slash matches folders only.
         """
     static let arguments = [ArgumentSpec(name: "path", help: "A folder or file to index.", optional: true, variadic: true)]
-    static let options = [
-        CatalogueLocation.option,
-        OptionSpec(name: "exclude", value: "pattern", repeatable: true, help: "Skip entries matching a .gitignore-style pattern (repeatable)."),
-        OptionSpec(name: "full", help: "Re-read every file, ignoring the incremental index."),
-        OptionSpec(name: "strict", help: "Exit 1 when any file failed to decode, not only when a PATH failed."),
-        OptionSpec(name: "allow-empty", help: "Accept a PATH emptied on purpose, marking what it held removed. Without\nit, a PATH that yields no file while the catalogue holds files under it\nis an error."),
-        OptionSpec(name: "quiet", short: "q", help: "Print no summary line."),
-        HostName.option(help: "The build host this run is from (default: $CATALOG_HOST; on PostgreSQL, this machine's name)."),
+    static let examples = [
+        "catalog ingest",
+        "catalog ingest --db /var/lib/catalog.sqlite ~/Library/MobileDevice ~/Builds",
+        "catalog ingest --exclude 'DerivedData/' --strict ~/Builds",
     ]
 
     static func run(_ options: IngestCommandOptions, _ context: CommandContext) throws -> Int32 {

@@ -12,27 +12,11 @@ enum ProfilesCommand: Command {
         location has gone.
         """
     static let arguments: [ArgumentSpec] = []
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "team", value: "id", help: "Only this team id."),
-        OptionSpec(name: "bundle-id", value: "id", help: "Only profiles for this bundle id, in any case, and the wildcard\nprofiles that cover it (com.x.*, *), marked bundle_id_match: wildcard."),
-        OptionSpec(name: "exact", help: "With --bundle-id: only that exact id, no wildcard profiles."),
-        QuerySupport.kindOption,
-        QuerySupport.platformOption,
-        OptionSpec(name: "expired", help: "Only profiles expired (days_left < 0: effective expiry before --as-of's UTC day)."),
-        OptionSpec(name: "valid", help: "Only profiles not expired (days_left >= 0)."),
-        QuerySupport.asOfOption,
-        OptionSpec(name: "installed", help: "Only profiles present as standalone files."),
-        OptionSpec(name: "device", value: "udid", help: "Only profiles that list this device (any case)."),
-        OptionSpec(name: "certificate", value: "sha-or-name", help: "Only profiles that list this certificate: SHA-1 or SHA-256 (any case,\nspaces or colons), a unique prefix of 8+ hex digits, or a common-name search."),
-        OptionSpec(name: "entitlement", value: "key[=value]", help: "Only profiles with this entitlement (and value, or one member of an array)."),
-        OptionSpec(name: "name", value: "text", help: "Only profiles whose name contains this text."),
-        OptionSpec(name: "superseded", help: "Only profiles a renewal supersedes (see superseded_by)."),
-        OptionSpec(name: "current", help: "Only profiles nothing supersedes."),
-        OptionSpec(name: "signature", value: "status", help: "Only profiles whose signature is verified, unsigned, invalid, untrusted,\nerror, or unchecked (catalogued before verification; ingest --full).",
-                   choices: signatureStatuses),
-        OptionSpec(name: "limit", value: "n", help: "At most N profiles."),
-        QuerySupport.hostOption,
-    ] + QuerySupport.presenceOptions("profiles")
+    static let examples = [
+        "catalog profiles --bundle-id com.example.app",
+        "catalog profiles --expired --kind development",
+        "catalog profiles --certificate 'Apple Development' --format csv",
+    ]
 
     static func run(_ options: ProfilesOptions, _ context: CommandContext) throws -> Int32 {
         var filter = options.filter

@@ -19,13 +19,9 @@ enum PruneCommand: Command {
         """
     static let arguments = [ArgumentSpec(name: "path", help: "Folders to prune (default: Xcode's profile folders).",
                                          optional: true, variadic: true)]
-    static let options = [CatalogueLocation.option] + OutputFormat.options + [
-        OptionSpec(name: "expired", help: "Profiles whose effective expiry is on a day before --as-of's (UTC)."),
-        OptionSpec(name: "superseded", help: "Profiles a present renewal supersedes."),
-        QuerySupport.asOfOption,
-        OptionSpec(name: "apply", help: "Move the files to the trash (~/.Trash on macOS, the XDG trash elsewhere)."),
-        OptionSpec(name: "delete", help: "Delete the files instead of trashing them."),
-        HostName.option(help: "The build host this machine is in the catalogue: only its files are candidates (default: as for ingest)."),
+    static let examples = [
+        "catalog prune",
+        "catalog prune --expired --apply",
     ]
 
     static let columns: [Column] = [

@@ -17,12 +17,9 @@ enum ReportCommand: Command {
         prints). Otherwise Markdown goes to stdout (--format markdown), or HTML (--format html).
         """
     static let arguments: [ArgumentSpec] = []
-    static let options = [CatalogueLocation.option, MaxAge.option] + [
-        OptionSpec(name: "days", value: "n", help: "The window in days (default 90): days_left 0 to N."),
-        QuerySupport.asOfOption,
-        OptionSpec(name: "team", value: "id", help: "Only this team."),
-        OptionSpec(name: "html", value: "file", help: "Write the HTML report to this file."),
-        OptionSpec(name: "format", value: "format", help: "markdown (default) or html, printed to stdout.", choices: ["markdown", "html"]),
+    static let examples = [
+        "catalog report > expiring.md",
+        "catalog report --days 30 --html report.html",
     ]
 
     static func run(_ options: ReportOptions, _ context: CommandContext) throws -> Int32 {

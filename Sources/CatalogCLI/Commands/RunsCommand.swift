@@ -7,9 +7,8 @@ enum RunsCommand: Command {
     static let name = "runs"
     static let abstract = "List ingest runs, newest first."
     static let arguments: [ArgumentSpec] = []
-    static let options = QuerySupport.commonOptions + [
-        OptionSpec(name: "limit", value: "n", help: "At most N runs (default 20)."),
-        QuerySupport.hostOption,
+    static let examples = [
+        "catalog runs --limit 5",
     ]
 
     static let columns: [Column] = [

@@ -13,7 +13,10 @@ enum ShowCommand: Command {
         known locations and builds, else decoded to find its UUID.
         """
     static let arguments = [ArgumentSpec(name: "profile", help: "A profile UUID (any case) or a unique prefix of 8+ hex digits, the path\nof a profile file or of a build that embeds one, or its name (exact, else a\nunique part of it).")]
-    static let options = QuerySupport.commonOptions + [QuerySupport.asOfOption, QuerySupport.hostOption]
+    static let examples = [
+        "catalog show 6F1C2E6A-1B0E-4C41-9E53-2D3B4A5C6D7E",
+        "catalog show ~/Downloads/App.mobileprovision --json",
+    ]
 
     static func run(_ options: ShowOptions, _ context: CommandContext) throws -> Int32 {
         let target = options.profile

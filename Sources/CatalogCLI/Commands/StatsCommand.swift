@@ -7,7 +7,10 @@ enum StatsCommand: Command {
     static let name = "stats"
     static let abstract = "Show the catalogue's path, schema version, counts and last run."
     static let arguments: [ArgumentSpec] = []
-    static let options = QuerySupport.commonOptions
+    static let examples = [
+        "catalog stats",
+        "catalog stats --json",
+    ]
 
     static func run(_ options: QueryOptions, _ context: CommandContext) throws -> Int32 {
         let stats = try QuerySupport.queries(options, context).stats()

@@ -14,7 +14,10 @@ enum VerifyCommand: Command {
         No revocation check: that needs the network.
         """
     static let arguments = [ArgumentSpec(name: "profile", help: "A profile file, bundle or archive, or a catalogued profile UUID.", variadic: true)]
-    static let options = QuerySupport.commonOptions
+    static let examples = [
+        "catalog verify App.mobileprovision",
+        "catalog verify MyApp.xcarchive 6F1C2E6A-1B0E-4C41-9E53-2D3B4A5C6D7E",
+    ]
 
     static let columns: [Column] = [
         Column(key: "signature", header: "SIGNATURE"),

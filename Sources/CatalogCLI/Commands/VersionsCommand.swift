@@ -7,7 +7,10 @@ enum VersionsCommand: Command {
     static let name = "versions"
     static let abstract = "One row per version of an app: its build numbers, when seen, archive dates."
     static let arguments = [ArgumentSpec(name: "bundle-id", help: "The app's bundle id.")]
-    static let options = QuerySupport.commonOptions + [QuerySupport.hostOption] + QuerySupport.presenceOptions("builds")
+    static let examples = [
+        "catalog versions com.example.app",
+        "catalog versions com.example.app --include-removed --json",
+    ]
 
     static let columns: [Column] = [
         Column(key: "short_version", header: "VERSION"),

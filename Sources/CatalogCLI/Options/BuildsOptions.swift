@@ -7,20 +7,31 @@ struct BuildsOptions: CommandOptions {
     /// The filters; `now` is `--as-of`.
     var filter: CatalogQueries.BuildFilter
 
+    static let version = ValueOption(name: "version", value: "v", help: "Only this marketing version (CFBundleShortVersionString).")
+    static let build = ValueOption(name: "build", value: "b", help: "Only this build number (CFBundleVersion).")
+    static let team = ValueOption(name: "team", value: "id", help: "Only this team.")
+    static let profile = ValueOption(name: "profile", value: "profile", help: "Only builds that embed this profile: a UUID or a unique prefix of 8+ hex\ndigits, a path or a name, as show takes them.")
+    static let since = ValueOption(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date.")
+    static let limit = ValueOption(name: "limit", value: "n", help: "At most N builds.")
+    static let presence = QuerySupport.presenceOptions("builds")
+    static let declared = QuerySupport.commonOptions + [
+        version, build, team, profile, since, limit, QuerySupport.asOfOption, QuerySupport.hostOption,
+    ] + presence.options
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         var filter = CatalogQueries.BuildFilter()
         filter.bundleID = arguments.positionals.first
-        filter.shortVersion = arguments.value("version")
-        filter.build = arguments.value("build")
-        filter.teamID = arguments.value("team")
+        filter.shortVersion = arguments.value(Self.version)
+        filter.build = arguments.value(Self.build)
+        filter.teamID = arguments.value(Self.team)
         // As typed: ``BuildsCommand`` turns it into a UUID once the catalogue is open.
-        filter.profileUUID = arguments.value("profile")
-        filter.since = try arguments.date("since")
-        filter.presence = try QuerySupport.presence(arguments)
+        filter.profileUUID = arguments.value(Self.profile)
+        filter.since = try arguments.date(Self.since)
+        filter.presence = try QuerySupport.presence(arguments, Self.presence)
         query = try QueryOptions(arguments, context)
         filter.now = query.asOf
         filter.host = query.host
-        if arguments.value("limit") != nil { filter.limit = try arguments.integer("limit", default: 0, range: 1...Int(Int32.max)) }
+        if arguments.value(Self.limit) != nil { filter.limit = try arguments.integer(Self.limit, default: 0, range: 1...Int(Int32.max)) }
         self.filter = filter
     }
 }

@@ -9,25 +9,40 @@ struct CertificatesOptions: CommandOptions {
     /// expired from the day after its notAfter, and the `--expiring` window runs from that day.
     var filter: CatalogQueries.CertificateFilter
 
+    static let expiring = Flag(name: "expiring", help: "Only certificates that expire within --days.")
+    static let days = ValueOption(name: "days", value: "n", help: "The window for --expiring (default 30): days_left 0 to N.")
+    static let team = ValueOption(name: "team", value: "id", help: "Only this team (the certificate's OU).")
+    static let type = ValueOption(
+        name: "type", value: "type", repeatable: true,
+        help: "Only this type: \(CertificateType.allCases.map(\.rawValue).joined(separator: ", ")),\nas written or as a slug (apple-development, developer-id-application)."
+            + " Repeatable.",
+        choices: CertificateType.allCases.map(CertificatesCommand.slug))
+    static let expired = Flag(name: "expired", help: "Only certificates expired (days_left < 0: before --as-of's UTC day).")
+    static let valid = Flag(name: "valid", help: "Only certificates not expired (days_left >= 0).")
+    static let name = ValueOption(name: "name", value: "text", help: "Only certificates whose common name contains this text (any case).")
+    static let declared = QuerySupport.commonOptions + [
+        expiring, days, QuerySupport.asOfOption, team, type, expired, valid, name,
+    ]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         query = try QueryOptions(arguments, context)
         var filter = CatalogQueries.CertificateFilter()
         filter.now = DaysLeft.start(query.asOf)
-        let days = try arguments.integer("days", default: 30, range: 0...36_500)
-        if arguments.value("days") != nil && !arguments.flag("expiring") {
+        let days = try arguments.integer(Self.days, default: 30, range: 0...36_500)
+        if arguments.value(Self.days) != nil && !arguments[Self.expiring] {
             throw UsageError(message: "--days needs --expiring")
         }
-        if arguments.flag("expiring") {
+        if arguments[Self.expiring] {
             filter.notAfterFrom = filter.now
             filter.notAfterTo = DaysLeft.end(days, after: query.asOf)
         }
-        filter.teamID = arguments.value("team")
-        let typed = arguments.all("type")
+        filter.teamID = arguments.value(Self.team)
+        let typed = arguments.all(Self.type)
         if !typed.isEmpty {
             filter.types = try typed.map(Self.type(named:))
         }
-        filter.expired = try arguments.either("expired", or: "valid")
-        filter.nameContains = arguments.value("name")
+        filter.expired = try arguments.either(Self.expired, or: Self.valid)
+        filter.nameContains = arguments.value(Self.name)
         self.filter = filter
     }
 

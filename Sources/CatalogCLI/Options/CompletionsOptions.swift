@@ -2,6 +2,8 @@
 struct CompletionsOptions: CommandOptions {
     var shell: ShellCompletion
 
+    static let declared: [any OptionHandle] = []
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let text = arguments.positionals[0]
         guard let shell = ShellCompletion(rawValue: text) else {

@@ -4,9 +4,12 @@ struct DecodeOptions: CommandOptions {
     var format: OutputFormat
     var paths: [String]
 
+    static let formatOption = ValueOption(name: "format", value: "format", help: "json (default) or table.", choices: ["json", "table"])
+    static let declared: [any OptionHandle] = [formatOption, OutputFormat.jsonFlag]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let text = try arguments.choice("format", among: ["json", "table"]) ?? "json"
-        if arguments.flag("json"), text != "json" { throw UsageError(message: "--json conflicts with --format \(text)") }
+        let text = try arguments.choice(Self.formatOption) ?? "json"
+        if arguments[OutputFormat.jsonFlag], text != "json" { throw UsageError(message: "--json conflicts with --format \(text)") }
         format = text == "table" ? .table : .json
         paths = arguments.positionals
     }

@@ -4,6 +4,8 @@ struct DevicesOptions: CommandOptions {
     /// List the profiles and builds of this device instead of every device.
     var udid: String?
 
+    static let declared = QuerySupport.commonOptions + [QuerySupport.asOfOption, QuerySupport.hostOption]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         query = try QueryOptions(arguments, context)
         udid = arguments.positionals.first

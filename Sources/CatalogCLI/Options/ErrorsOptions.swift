@@ -4,8 +4,11 @@ struct ErrorsOptions: CommandOptions {
     /// Only the errors this run recorded; nil: every file in error now.
     var runID: Int64?
 
+    static let run = ValueOption(name: "run", value: "n", help: "Only the errors run N recorded (see 'catalog runs').")
+    static let declared = QuerySupport.commonOptions + [run, QuerySupport.hostOption]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        runID = arguments.value("run") == nil ? nil : Int64(try arguments.integer("run", default: 0, range: 1...Int(Int32.max)))
+        runID = arguments.value(Self.run) == nil ? nil : Int64(try arguments.integer(Self.run, default: 0, range: 1...Int(Int32.max)))
         query = try QueryOptions(arguments, context)
     }
 }

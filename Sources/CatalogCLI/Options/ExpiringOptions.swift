@@ -23,20 +23,33 @@ struct ExpiringOptions: CommandOptions {
     /// The end of the window, inclusive: the last second of its last day.
     var end: Date { DaysLeft.end(days, after: query.asOf) }
 
+    static let daysOption = ValueOption(name: "days", value: "n", help: "The window in days (default 30): days_left 0 (today, UTC) to N.")
+    static let includeExpiredFlag = Flag(name: "include-expired", help: "Also list what has already expired.")
+    static let team = ValueOption(name: "team", value: "id", help: "Only this team.")
+    static let allLocationsFlag = Flag(name: "all-locations", help: "Count profiles seen only embedded in builds too.")
+    static let includeSupersededFlag = Flag(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it).")
+    static let buildsFlag = Flag(name: "builds", help: "List present builds that stop launching in the window instead: their embedded\nprofile or its certificate expires.")
+    static let exitCodeFlag = Flag(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64.")
+    static let declared = QuerySupport.commonOptions + [
+        daysOption, QuerySupport.asOfOption, includeExpiredFlag, team, QuerySupport.kindOption, allLocationsFlag,
+        includeSupersededFlag, buildsFlag, QuerySupport.hostOption, exitCodeFlag,
+    ]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        days = try arguments.integer("days", default: 30, range: 0...36_500)
-        builds = arguments.flag("builds")
+        days = try arguments.integer(Self.daysOption, default: 30, range: 0...36_500)
+        builds = arguments[Self.buildsFlag]
         if builds {
-            for option in ["kind", "all-locations", "include-superseded"] where arguments.flag(option) || arguments.value(option) != nil {
-                throw UsageError(message: "--\(option) does not apply to --builds")
+            let other: [any OptionHandle] = [QuerySupport.kindOption, Self.allLocationsFlag, Self.includeSupersededFlag]
+            for option in other where arguments.given(option) {
+                throw UsageError(message: "--\(option.spec.name) does not apply to --builds")
             }
         }
-        includeExpired = arguments.flag("include-expired")
-        teamID = arguments.value("team")
+        includeExpired = arguments[Self.includeExpiredFlag]
+        teamID = arguments.value(Self.team)
         kind = try QuerySupport.kind(arguments)
-        allLocations = arguments.flag("all-locations")
-        includeSuperseded = arguments.flag("include-superseded")
-        exitCode = arguments.flag("exit-code")
+        allLocations = arguments[Self.allLocationsFlag]
+        includeSuperseded = arguments[Self.includeSupersededFlag]
+        exitCode = arguments[Self.exitCodeFlag]
         query = try QueryOptions(arguments, context)
     }
 }

@@ -12,16 +12,25 @@ struct PruneOptions: CommandOptions {
     /// `--host` or `$CATALOG_HOST`: the host this machine is in the catalogue; nil: as `ingest` defaults.
     var host: String?
 
+    static let expiredFlag = Flag(name: "expired", help: "Profiles whose effective expiry is on a day before --as-of's (UTC).")
+    static let supersededFlag = Flag(name: "superseded", help: "Profiles a present renewal supersedes.")
+    static let apply = Flag(name: "apply", help: "Move the files to the trash (~/.Trash on macOS, the XDG trash elsewhere).")
+    static let delete = Flag(name: "delete", help: "Delete the files instead of trashing them.")
+    static let hostOption = HostName.option(help: "The build host this machine is in the catalogue: only its files are candidates (default: as for ingest).")
+    static let declared: [any OptionHandle] = [CatalogueLocation.option] + OutputFormat.options + [
+        expiredFlag, supersededFlag, QuerySupport.asOfOption, apply, delete, hostOption,
+    ]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        if arguments.flag("apply") && arguments.flag("delete") {
+        if arguments[Self.apply] && arguments[Self.delete] {
             throw UsageError(message: "--apply (trash) and --delete exclude each other")
         }
-        mode = arguments.flag("delete") ? .delete : arguments.flag("apply") ? .trash : .dryRun
-        let both = !arguments.flag("expired") && !arguments.flag("superseded")
-        expired = both || arguments.flag("expired")
-        superseded = both || arguments.flag("superseded")
+        mode = arguments[Self.delete] ? .delete : arguments[Self.apply] ? .trash : .dryRun
+        let both = !arguments[Self.expiredFlag] && !arguments[Self.supersededFlag]
+        expired = both || arguments[Self.expiredFlag]
+        superseded = both || arguments[Self.supersededFlag]
         query = try QueryOptions(arguments, context)
         paths = arguments.positionals
-        host = try HostName.given(arguments, context.environment)
+        host = try HostName.given(arguments, Self.hostOption, context.environment)
     }
 }

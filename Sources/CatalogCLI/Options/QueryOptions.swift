@@ -16,11 +16,15 @@ struct QueryOptions: CommandOptions {
     /// Only rows of this host (locations, builds, runs, errors), compared ignoring ASCII case.
     var host: String?
 
+    /// `catalog stats` takes these alone.
+    static let declared = QuerySupport.commonOptions
+
+    /// Reads `--max-age`, `--as-of` and `--host` only when the command declares them.
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         database = CatalogueLocation.path(arguments, context.environment)
         format = try OutputFormat.from(arguments, context)
-        maxAge = try MaxAge.from(arguments)
-        asOf = try arguments.date("as-of") ?? Date()
-        host = try QuerySupport.host(arguments)
+        maxAge = arguments.declares(MaxAge.option) ? try MaxAge.from(arguments) : nil
+        asOf = arguments.declares(QuerySupport.asOfOption) ? try arguments.date(QuerySupport.asOfOption) ?? Date() : Date()
+        host = arguments.declares(QuerySupport.hostOption) ? try QuerySupport.host(arguments) : nil
     }
 }

@@ -23,17 +23,25 @@ struct ReportOptions: CommandOptions {
     var teamID: String?
     var output: Output
 
+    static let daysOption = ValueOption(name: "days", value: "n", help: "The window in days (default 90): days_left 0 to N.")
+    static let team = ValueOption(name: "team", value: "id", help: "Only this team.")
+    static let html = ValueOption(name: "html", value: "file", help: "Write the HTML report to this file.")
+    static let format = ValueOption(name: "format", value: "format", help: "markdown (default) or html, printed to stdout.", choices: ["markdown", "html"])
+    static let declared: [any OptionHandle] = [CatalogueLocation.option, MaxAge.option] + [
+        daysOption, QuerySupport.asOfOption, team, html, format,
+    ]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        days = try arguments.integer("days", default: 90, range: 1...3_650)
-        asOf = try arguments.date("as-of") ?? Date()
-        let format = try arguments.choice("format", among: ["markdown", "html"])
-        switch (arguments.value("html"), format) {
+        days = try arguments.integer(Self.daysOption, default: 90, range: 1...3_650)
+        asOf = try arguments.date(QuerySupport.asOfOption) ?? Date()
+        let format = try arguments.choice(Self.format)
+        switch (arguments.value(Self.html), format) {
         case (_?, _?): throw UsageError(message: "--html writes a file; it excludes --format")
         case (let file?, nil): output = .htmlFile(CatalogueLocation.absolute(file))
         case (nil, "html"): output = .html
         case (nil, _): output = .markdown
         }
-        teamID = arguments.value("team")
+        teamID = arguments.value(Self.team)
         database = CatalogueLocation.path(arguments, context.environment)
         maxAge = try MaxAge.from(arguments)
     }

@@ -4,8 +4,11 @@ struct RunsOptions: CommandOptions {
     /// At most this many runs, newest first (default 20).
     var limit: Int
 
+    static let limitOption = ValueOption(name: "limit", value: "n", help: "At most N runs (default 20).")
+    static let declared = QuerySupport.commonOptions + [limitOption, QuerySupport.hostOption]
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        limit = try arguments.integer("limit", default: 20, range: 1...Int(Int32.max))
+        limit = try arguments.integer(Self.limitOption, default: 20, range: 1...Int(Int32.max))
         query = try QueryOptions(arguments, context)
     }
 }

@@ -4,6 +4,8 @@ struct VerifyOptions: CommandOptions {
     /// Files, bundles or archives, or catalogued profile UUIDs, as typed.
     var targets: [String]
 
+    static let declared = QuerySupport.commonOptions
+
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         query = try QueryOptions(arguments, context)
         targets = arguments.positionals

@@ -9,20 +9,20 @@ enum OutputFormat: String, CaseIterable {
     case ndjson
     case csv
 
-    static let options: [OptionSpec] = [
-        OptionSpec(name: "format", value: "format", help: "table, json, ndjson or csv (default: table on a terminal, else json).",
-                   choices: allCases.map(\.rawValue)),
-        OptionSpec(name: "json", help: "Shorthand for --format json."),
-    ]
+    static let formatOption = ValueOption(name: "format", value: "format",
+                                    help: "table, json, ndjson or csv (default: table on a terminal, else json).",
+                                    choices: allCases.map(\.rawValue))
+    static let jsonFlag = Flag(name: "json", help: "Shorthand for --format json.")
+    static let options: [any OptionHandle] = [formatOption, jsonFlag]
 
     static func from(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OutputFormat {
-        if let text = try arguments.choice("format", among: allCases.map(\.rawValue)) {
-            if arguments.flag("json"), text != "json" {
+        if let text = try arguments.choice(formatOption) {
+            if arguments[jsonFlag], text != "json" {
                 throw UsageError(message: "--json conflicts with --format \(text)")
             }
             return OutputFormat(rawValue: text) ?? .json
         }
-        if arguments.flag("json") { return .json }
+        if arguments[jsonFlag] { return .json }
         return context.stdoutIsTerminal ? .table : .json
     }
 }
