@@ -5,7 +5,7 @@ import Testing
 /// A build is one build wherever it was seen: `versions` counts an archive and the `.ipa` exported
 /// from it once and takes the launch limit from the copies that embed a profile; `builds --profile`
 /// takes a UUID prefix; `show` takes a build and shows the profile it embeds.
-@Suite struct BuildHistoryTests {
+@Suite(.timeLimit(.minutes(2))) struct BuildHistoryTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let adhoc = "080B4AFF-C595-4955-AEED-8B8810E698FC"

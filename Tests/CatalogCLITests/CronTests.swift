@@ -5,7 +5,7 @@ import Testing
 
 /// What a cron job sees: exit statuses that tell "found" from "failed", nothing on stdout when
 /// there is nothing to say, and the README's crontab lines working as written.
-@Suite struct CronTests {
+@Suite(.timeLimit(.minutes(2))) struct CronTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     @Test func exitCodeTellsFoundFromFailedFromUsage() throws {

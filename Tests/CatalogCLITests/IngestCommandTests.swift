@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 9 §3 through the built binary: exit codes of runs that partly fail, `--exclude` patterns,
 /// `catalog errors` and `catalog runs`, and the summary line.
-@Suite struct IngestCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct IngestCommandTests {
     /// A temp folder with a catalogue path in it, removed afterwards.
     final class Folder {
         let path = TestPaths.temporary + "catalog-ingest-cli-" + UUID().uuidString

@@ -6,7 +6,7 @@ import Testing
 /// launchd runs it (no shell, no terminal, the user's HOME), ingests the default folders. launchd
 /// itself is not here; its contract for this file (Label, ProgramArguments, StartCalendarInterval)
 /// is checked as data.
-@Suite struct LaunchdAgentTests {
+@Suite(.timeLimit(.minutes(2))) struct LaunchdAgentTests {
     static func readmeAgent() throws -> [String: Any] {
         let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
         guard let start = readme.range(of: "```xml\n"),

@@ -3,7 +3,7 @@ import Testing
 import CatalogTestSupport
 
 /// Issue 9 §2 through the binary: `decode` and `show` on the files of `Fixtures/lenient/`.
-@Suite struct LenientFileCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct LenientFileCommandTests {
     static func lenient(_ name: String) -> String { CatalogProcess.fixtures + "/lenient/" + name }
 
     @Test func decodeWarnsAndListsUndecodableCertificates() throws {

@@ -5,7 +5,7 @@ import CatalogTestSupport
 /// Issue 16: libpq only when used. `catalog` loads libpq at run time (dlopen) for a `postgresql://`
 /// catalogue, so the binary itself does not depend on it: copied alone to a machine without libpq,
 /// it still serves SQLite.
-@Suite struct LibPQIndependenceTests {
+@Suite(.timeLimit(.minutes(2))) struct LibPQIndependenceTests {
     static var canList: Bool {
         LinkedLibraries.canList && FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Lookups find what people type: any case, the usual platform names, wildcard app ids, array
 /// entitlements, certificate digests as Keychain Access prints them, profiles by name.
-@Suite struct LookupTests {
+@Suite(.timeLimit(.minutes(2))) struct LookupTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static func uuids(_ records: [[String: Any]]) -> Set<String> { Set(records.compactMap { $0["uuid"] as? String }) }
@@ -168,7 +168,7 @@ import Testing
 }
 
 /// `certificates` by type, expiry and name; every certificate row and `show` carry its type.
-@Suite struct CertificateListingTests {
+@Suite(.timeLimit(.minutes(2))) struct CertificateListingTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     @Test func certificatesByTypeExpiryAndName() throws {

@@ -6,7 +6,7 @@ import Testing
 /// `catalog prune` on real files in temporary folders: dry by default, trash or delete with
 /// --apply / --delete, and never a file inside a build, outside the roots, the newest of an app
 /// id, or one that changed since it was catalogued.
-@Suite struct PruneTests {
+@Suite(.timeLimit(.minutes(2))) struct PruneTests {
     static let asOf = ["--as-of", "2026-11-20"]
 
     /// A temp folder with `tree/` (copies of fixture profiles and Example.app), `home/` and a

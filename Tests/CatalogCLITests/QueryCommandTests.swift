@@ -5,7 +5,7 @@ import CatalogTestSupport
 
 /// End-to-end tests of the query commands: the built `catalog` binary against a catalogue made
 /// from the fixtures, asserting stdout, stderr and exit status, with `--as-of` for dates.
-@Suite struct QueryCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryCommandTests {
     /// A fresh catalogue holding `Fixtures/` (without `signatures/`, whose profiles `expected.json`
     /// does not list, as `SignatureCommandTests` ingests those; and without `codesign/`, whose
     /// signing fixtures reuse the fixture profiles in builds these tests do not count), in its own

@@ -6,7 +6,7 @@ import CatalogTestSupport
 /// `CATALOG_TEST_TRASH`) are compiled into debug builds only. `.ci/run` builds the release binary
 /// before `swift test`, so CI always checks it; elsewhere the test is skipped when there is no
 /// release build.
-@Suite struct ReleaseBuildTests {
+@Suite(.timeLimit(.minutes(2))) struct ReleaseBuildTests {
     static let release = TestPaths.packageRoot + "/.build/release/catalog"
     static var hasRelease: Bool { FileManager.default.isExecutableFile(atPath: release) }
     static let hookNames = ["CATALOG_TEST_KILL_AFTER_WRITES", "CATALOG_TEST_STOP_AFTER_WRITES", "CATALOG_TEST_TRASH"]

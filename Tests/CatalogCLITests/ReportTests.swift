@@ -4,7 +4,7 @@ import Testing
 
 /// `catalog report` rendered in a real browser (headless Chromium): the DOM holds the expected
 /// rows and lane labels, hostile names stay text, and the screenshot is not blank. Markdown too.
-@Suite struct ReportTests {
+@Suite(.timeLimit(.minutes(2))) struct ReportTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]

@@ -4,7 +4,7 @@ import Testing
 
 /// `catalog verify`, `profiles --signature`, `stats` and `ingest`'s warning, run as a user runs them:
 /// the built binary against `Fixtures/signatures` (Apple's pinned roots, so none of them verifies).
-@Suite struct SignatureCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct SignatureCommandTests {
     typealias Catalogue = QueryCommandTests.Catalogue
     static let signatures = CatalogProcess.fixtures + "/signatures"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 9 §5: every input file is opened through one regular-file reader that uses `O_NONBLOCK`
 /// and refuses anything but a regular file, so a FIFO named like a profile cannot hang a run.
-@Suite struct FileBytesTests {
+@Suite(.timeLimit(.minutes(2))) struct FileBytesTests {
     /// A FIFO in a fresh folder, named `name`.
     private func fifo(_ name: String) throws -> (folder: String, path: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-fifo-\(UUID().uuidString)").path

@@ -5,7 +5,7 @@ import CatalogTestSupport
 /// Issue 17: `Fixtures/generate.sh` needs OpenSSL 3; macOS ships LibreSSL as `openssl`. The script
 /// says so up front and stops before deleting anything. Run on a copy of the script beside a
 /// sentinel file, with a stand-in `openssl` first on PATH.
-@Suite struct FixtureScriptTests {
+@Suite(.timeLimit(.minutes(2))) struct FixtureScriptTests {
     private func run(withOpenSSLPrinting version: String?) throws -> (status: Int32, stderr: String, sentinelKept: Bool) {
         let scratch = FileManager.default.temporaryDirectory.path + "/catalog-generate-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -5,7 +5,7 @@ import CatalogTestSupport
 
 /// Fixtures come from Fixtures/scripts/make_zips.py; the payload generators below mirror its
 /// `noise`, `text_lines` and `pattern` functions.
-@Suite struct ZipArchiveTests {
+@Suite(.timeLimit(.minutes(2))) struct ZipArchiveTests {
     static let packageRoot = URL(fileURLWithPath: TestPaths.packageRoot)
 
     static func fixture(_ name: String) -> String {

@@ -3,7 +3,7 @@ import Testing
 @testable import CatalogStore
 
 /// Issue "reliability": two ingests at once, and readers during an ingest.
-@Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
+@Suite(.timeLimit(.minutes(2)), .serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
 struct ConcurrencyTests {
     @Test func twoIngestsAtOnceEqualOneRun() throws {
         let scratch = try Scratch()

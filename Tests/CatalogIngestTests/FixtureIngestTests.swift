@@ -5,7 +5,7 @@ import Testing
 
 /// Issue "catalogue + ingester": an ingest of a copy of `Fixtures/` catalogues everything
 /// `Fixtures/expected.json` lists, links nested bundles to their app and records the bad fixtures.
-@Suite struct FixtureIngestTests {
+@Suite(.timeLimit(.minutes(2))) struct FixtureIngestTests {
     @Test func everyExpectedProfileAndBuildIsCatalogued() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue "reliability": hostile text inside a profile (SQL, quotes, newlines, terminal escapes,
 /// emoji) is stored byte for byte as data and never executed or mangled.
-@Suite struct HostileStringTests {
+@Suite(.timeLimit(.minutes(2))) struct HostileStringTests {
     static let hostile = [
         "'); DROP TABLE profiles; --",
         "Robert\"); DELETE FROM builds; -- \" ' `",

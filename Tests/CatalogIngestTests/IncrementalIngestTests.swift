@@ -5,7 +5,7 @@ import Testing
 
 /// Issue "catalogue + ingester": a second run reads only what changed, removals are marked (never
 /// deleted), moves and copies are locations of one profile, and `--full` reads everything again.
-@Suite struct IncrementalIngestTests {
+@Suite(.timeLimit(.minutes(2))) struct IncrementalIngestTests {
     /// A copy of Fixtures without `malformed/`: files that failed to decode are deliberately tried
     /// again on every run (see `filesThatFailedAreTriedAgain`), so they are left out here.
     private func goodTree(_ scratch: Scratch) throws -> String {

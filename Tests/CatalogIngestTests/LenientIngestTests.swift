@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 9 §2 in the catalogue: the files of `Fixtures/lenient/` are catalogued with a warning, not
 /// recorded as errors; undecodable certificates are stored beside the profile's certificates.
-@Suite struct LenientIngestTests {
+@Suite(.timeLimit(.minutes(2))) struct LenientIngestTests {
 
     @Test func lenientFilesAreCataloguedWithWarnings() throws {
         let scratch = try Scratch()

@@ -12,7 +12,7 @@ extension JSONValue {
 
 /// Issue 9 §3: runs that partly fail (a missing root, a file that breaks after it was catalogued)
 /// and what they report (current errors, renewals, removed profiles and builds).
-@Suite struct PartialRunTests {
+@Suite(.timeLimit(.minutes(2))) struct PartialRunTests {
     private static let profile = IngestPaths.fixtures + "/profiles/ios-enterprise.mobileprovision"
 
     private func queries(_ db: String) throws -> CatalogQueries {

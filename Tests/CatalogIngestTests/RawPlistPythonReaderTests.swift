@@ -7,6 +7,7 @@ import CatalogTestSupport
 
 /// `docs/raw_plist.py`, the reference reader of the stored-plist format, gives back every profile's
 /// plist byte for byte from a catalogue the ingester wrote.
+@Suite(.timeLimit(.minutes(2)))
 struct RawPlistPythonReaderTests {
     /// `python3` on the PATH, if any.
     static let python3: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")

@@ -7,7 +7,7 @@ import Testing
 /// Issue 10: the store's typed records say what the files say. `show` reads entitlements back from
 /// their stored JSON with Foundation's decoder; every fixture profile's must equal what decoding the
 /// file gives (key order aside: the store lists keys sorted).
-@Suite struct TypedRecordsTests {
+@Suite(.timeLimit(.minutes(2))) struct TypedRecordsTests {
     @Test func storedEntitlementsReadBackAsTheFileDecodes() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()

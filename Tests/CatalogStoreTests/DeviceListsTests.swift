@@ -9,7 +9,7 @@ import Testing
 /// profiles, updates that change the devices, rewrites that do not and a device listed twice; the
 /// migration turns `profile_devices` rows into the same lists (and leaves a view of that name with
 /// the same pairs), on SQLite and, with a test server, on PostgreSQL.
-@Suite struct DeviceListsTests {
+@Suite(.timeLimit(.minutes(2))) struct DeviceListsTests {
     private static let now = "2026-12-01T10:00:00Z"
     private static let date = Date(timeIntervalSince1970: 1_780_000_000)
 

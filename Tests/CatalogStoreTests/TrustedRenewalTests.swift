@@ -9,7 +9,7 @@ import Testing
 /// Superseded-by, `show`'s renewals, the ingest's renewal count and prune's "newest of its app id"
 /// agree, on SQLite and PostgreSQL, and the writer names each claim on a verified profile that its
 /// signature refuses — in either order of arrival.
-@Suite struct TrustedRenewalTests {
+@Suite(.timeLimit(.minutes(2))) struct TrustedRenewalTests {
     private static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
 
     private static func day(_ n: Int) -> Date { start.addingTimeInterval(Double(n) * 86_400) }

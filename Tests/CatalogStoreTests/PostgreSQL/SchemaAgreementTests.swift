@@ -5,7 +5,7 @@ import Testing
 
 /// Schema N is one model on both engines: each SQLite migration has its PostgreSQL counterpart under
 /// the same number (no server needed).
-@Suite struct SchemaVersionTests {
+@Suite(.timeLimit(.minutes(2))) struct SchemaVersionTests {
     @Test func bothEnginesReachTheSameSchemaVersion() {
         #expect(Migration.postgreSQL.last?.id == Migration.all.last?.id,
                 "each SQLite migration needs its PostgreSQL counterpart under the same number")
@@ -14,7 +14,7 @@ import Testing
 
 /// The SQLite schema (Migrations/*.sql) and the PostgreSQL one (Migrations/postgresql/*.sql) are one
 /// model: after migrating both, their tables, columns, keys and foreign keys agree.
-@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(2)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct SchemaAgreementTests {
     @Test func tablesColumnsKeysAndForeignKeysAgree() throws {
         let directory = try TemporaryDirectory()
