@@ -650,6 +650,7 @@ package final class CatalogWriter {
 
     /// `ids` as a JSON array, digits written straight into one buffer rather than a `String` made of
     /// each id and joined, since every device link of a run goes through here.
+    /// Kept for speed: cold ingest (bench.py).
     static func jsonArray(_ ids: [Int64]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(ids.count * 8 + 2)
