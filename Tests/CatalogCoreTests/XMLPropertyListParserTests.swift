@@ -87,7 +87,7 @@ private let sampleDocument = wrap("""
     """)
 
 /// Namespace for the plist suites, so `swift test --filter Plist` selects all of them.
-@Suite(.timeLimit(.minutes(2))) enum PlistTests {}
+@Suite(.timeLimit(.minutes(10))) enum PlistTests {}
 
 extension PlistTests {
     @Suite struct XMLPropertyListParserTests {

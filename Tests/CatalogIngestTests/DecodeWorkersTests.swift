@@ -7,7 +7,7 @@ import CatalogTestSupport
 /// The decoding threads run every job they are given before `stop` returns, each on the thread it
 /// was given to and in the order given, on threads below the caller's priority (Linux: a higher nice
 /// value).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct DecodeWorkersTests {
     final class Log: @unchecked Sendable {
         private let lock = NSLock()

@@ -5,7 +5,7 @@ import Testing
 
 /// The per-host advisory ingest lock: a second holder for the same host waits (and is told), another
 /// host does not.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct PostgreSQLIngestLockTests {
     @Test func aSecondIngestForTheSameHostWaitsAndSaysSo() throws {
         let database = try PostgresTestDatabase()
