@@ -1,7 +1,7 @@
 import Foundation
 import CatalogStore
 
-/// The build host an ingest writes as (issue 16): `--host NAME`, else `$CATALOG_HOST`, else — on a
+/// The build host an ingest writes as: `--host NAME`, else `$CATALOG_HOST`, else — on a
 /// PostgreSQL catalogue, which gathers several hosts — this machine's name. A SQLite catalogue is one
 /// machine's: without a name its rows belong to the unnamed host '' (README, "PostgreSQL"). Host
 /// names are case-insensitive, as DNS names are: they are stored in lowercase, so `Build-07` and

@@ -12,11 +12,11 @@ struct OutputBuffer {
         if widensPipe { Self.widenPipe(handle.fileDescriptor) }
     }
 
-    /// Asks for a 1 MB pipe when `descriptor` is one (Linux; elsewhere, and when refused, the pipe
-    /// stays as it is). With the default 64 KB a listing fills the pipe with each flush and waits
-    /// for the reader to empty it, flush by flush: `profiles --team --json` on the 1M-profile bench
-    /// catalogue, read by Python, went from 85 to 140 MB/s and 717 to 606 ms with the larger pipe.
-    /// 1 MB is Linux's default `pipe-max-size`, which any user may ask for.
+    /// Asks for a larger pipe when `descriptor` is one (Linux; elsewhere, and when refused, the pipe
+    /// stays as it is): with the default size a listing fills the pipe with each flush and waits for
+    /// the reader to empty it, flush by flush. The size asked is Linux's default `pipe-max-size`,
+    /// which any user may ask for.
+    /// Kept for speed: JSON output throughput (bench.py).
     private static func widenPipe(_ descriptor: Int32) {
         #if os(Linux)
         var status = stat()

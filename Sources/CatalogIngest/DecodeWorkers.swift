@@ -2,15 +2,15 @@ import CatalogCore
 import Foundation
 
 /// The threads that decode an ingest's batches, one per core (``DecodeQueue/workers``), at a lower
-/// priority than the thread that writes (issue 15).
+/// priority than the thread that writes.
 ///
 /// On a machine with no more cores than decoders the writer shares a core with them, and it is the
 /// thread the run waits for: it writes every row, and builds the indexes alone at the end. At equal
 /// priority the scheduler gave it a third of the machine while three threads were runnable, and
 /// the decoders, finished early, stopped until it caught up. With the decoders below it, it runs
 /// whenever it has work and they take what is left, decoding up to ``Ingester``'s look-ahead in
-/// advance. Both cores of the bench host were busy 96 % of the parallel part of a cold ingest of
-/// the bench tree, against 89 % before (perf samples per 0.2 s).
+/// advance, so the cores stay busy through the parallel part of a run.
+/// Kept for speed: cold ingest (bench.py).
 ///
 /// Linux: each thread raises its own nice value by ``niceness`` (per thread there, and allowed to
 /// anyone; other processes' threads at the default priority come first too, as befits a cron job).

@@ -5,7 +5,7 @@ import Foundation
 /// Walks the roots, decodes what changed since the last run and writes it through one connection,
 /// all inside one transaction: a run that dies leaves the catalogue as it was. A thread walks and
 /// stats (``WalkThread``), batches are decoded one after the other by a thread per core at a lower
-/// priority (``DecodeWorkers``, issue 15), and this thread writes the earlier ones meanwhile: it is
+/// priority (``DecodeWorkers``), and this thread writes the earlier ones meanwhile: it is
 /// the only one that touches SQLite.
 package final class Ingester {
     /// Live progress, reported a few times a second while a run goes on.
@@ -39,9 +39,10 @@ package final class Ingester {
     /// Writes so far this run, counted for the test hooks (debug builds only).
     private var writes = 0
     private let claims = ContentClaims()
-    /// One per decoding worker, kept for the run: setting up a zlib stream per batch (its window
-    /// and hash table, 64 KB, freshly allocated and cleared) was 0.9 % of the workers' time. The
-    /// i-th worker of each batch takes the i-th; batches are decoded one after the other.
+    /// One per decoding worker, kept for the run so that no batch allocates and clears a zlib
+    /// stream's window and hash table again. The i-th worker of each batch takes the i-th; batches
+    /// are decoded one after the other.
+    /// Kept for speed: cold ingest (bench.py).
     private let compressors = (0..<DecodeQueue.workers).map { _ in StoredPlist.Encoder() }
     private var onWarning: (String, String) -> Void = { _, _ in }
     private var onProgress: (Progress) -> Void = { _ in }
@@ -68,7 +69,7 @@ package final class Ingester {
         // consistent depends on the drive writing in order, and whether the run survives on its
         // cache reaching the medium: the store's settings say how each platform gets there.
         try catalogue.writeRun {
-            // Each root under its on-disk spelling and once per folder (issue 17): a second spelling
+            // Each root under its on-disk spelling and once per folder: a second spelling
             // would key the same files twice and never see the other's rows as removed.
             let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
             startedEmpty = try writer.holdsNothing()
@@ -177,8 +178,7 @@ package final class Ingester {
         let unknown = { (path: String) in
             folders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
-        // Into an empty catalogue both are no-ops: 0.09 s of a 2.7 s first ingest of the bench
-        // tree, 0.4 s at 100,000 profiles (each reads every row it wrote back).
+        // Into an empty catalogue both are no-ops that would still read back every row just written.
         if !startedEmpty {
             try markRemoved(live, knownStamps: stamps, except: unknown)
             try writer.touchLive(under: root, at: now)
@@ -229,10 +229,10 @@ package final class Ingester {
     /// one before them to be decoded.
     private var inFlight: [Decoding] = []
 
-    /// How many batches may be decoded (or decoding) ahead of the one being written. With one (as
-    /// before), the decoders stopped at the end of each batch until this thread had written the one
-    /// before it. Each batch in advance holds its decoded models: at 100,000 profiles the peak RSS
-    /// went from 152–159 to 158–161 MB.
+    /// How many batches may be decoded (or decoding) ahead of the one being written. With one, the
+    /// decoders stopped at the end of each batch until this thread had written the one before it;
+    /// each batch in advance holds its decoded models, so more would cost memory.
+    /// Kept for speed: cold ingest (bench.py).
     static let decodeAhead = 2
 
     /// Queues `batch` for decoding on `decoders`, one job per core, then writes the oldest batches
@@ -276,8 +276,8 @@ package final class Ingester {
         oldest.group.wait()
         try write(oldest.batch, Self.merge(oldest.result, count: oldest.batch.count))
         // What each worker decoded is freed by its own thread (``DecodeWorkers/run(on:_:)``): this
-        // thread holds none of it any more (the merged outcomes died with the call above).
-        // 100,000 profiles: freeing them here was 0.8 s of this thread's CPU.
+        // thread holds none of it any more (the merged outcomes died with the call above), and
+        // freeing it here would take the writing thread's time.
         for (worker, box) in oldest.result.enumerated() {
             decoders.run(on: worker) { box.value = nil }
         }

@@ -2,9 +2,10 @@ import CatalogStore
 import Foundation
 
 /// Walks one root on a thread of its own and stats each candidate there, so the writing thread only
-/// consumes the results (issue 15: the walk's system calls were a fifth of the writer's time), and
+/// consumes the results (the walk's system calls would otherwise hold up the writer), and
 /// compares them with the incremental index (``classify(_:stamps:)``), which it reads while the walk
 /// has already begun. Results come through ``channel`` in walk order.
+/// Kept for speed: cold ingest and unchanged ingest (bench.py).
 final class WalkThread: @unchecked Sendable {
     /// What the walk made of one candidate.
     enum Walked: Sendable {
@@ -17,9 +18,8 @@ final class WalkThread: @unchecked Sendable {
         case changed(Candidate, CatalogWriter.FileStamp)
     }
 
-    /// 256 chunks of 64: the walk goes on while the writing thread reads the index and what the
-    /// catalogue holds under the root (on the unchanged bench tree, as long as walking about a fifth
-    /// of its 54,225 paths takes), and a huge tree still waits as at most 16,384 paths (about 4 MB).
+    /// Room for the walk to go on while the writing thread reads the index and what the catalogue
+    /// holds under the root, yet small enough that a huge tree waits as a bounded number of paths.
     let channel = WalkChannel<Walked>(capacity: 256)
     private var walker: TreeWalker
     private let done = DispatchSemaphore(value: 0)

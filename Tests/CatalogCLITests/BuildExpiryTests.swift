@@ -4,7 +4,7 @@ import Testing
 
 /// Builds know when they stop launching: the embedded profile's kind and effective expiry on
 /// `builds` and `versions`, `expiring --builds`, and the builds a device can install.
-@Suite struct BuildExpiryTests {
+@Suite(.timeLimit(.minutes(10))) struct BuildExpiryTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let adhoc = "080B4AFF-C595-4955-AEED-8B8810E698FC"

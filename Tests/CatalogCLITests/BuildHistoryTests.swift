@@ -5,7 +5,7 @@ import Testing
 /// A build is one build wherever it was seen: `versions` counts an archive and the `.ipa` exported
 /// from it once and takes the launch limit from the copies that embed a profile; `builds --profile`
 /// takes a UUID prefix; `show` takes a build and shows the profile it embeds.
-@Suite struct BuildHistoryTests {
+@Suite(.timeLimit(.minutes(10))) struct BuildHistoryTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let adhoc = "080B4AFF-C595-4955-AEED-8B8810E698FC"
@@ -14,17 +14,17 @@ import Testing
     /// `team`, without an embedded profile) and `Exports/Example.ipa` (2.0 (50), the ad-hoc profile),
     /// plus `extra` archives of other teams.
     final class Tree {
-        let folder = TestPaths.temporary + "build-history-" + UUID().uuidString
+        private let scratch: Scratch
+        var folder: String { scratch.path }
 
         init(otherTeams: [String] = []) throws {
+            scratch = try Scratch()
             let fm = FileManager.default
             try fm.createDirectory(atPath: folder + "/Exports", withIntermediateDirectories: true)
             try fm.copyItem(atPath: CatalogProcess.fixtures + "/ipa/Example.ipa", toPath: folder + "/Exports/Example.ipa")
             try archive(at: folder + "/Archives/Example.xcarchive", team: "TEAM123456")
             for (index, team) in otherTeams.enumerated() { try archive(at: folder + "/Other\(index)/Example.xcarchive", team: team) }
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
 
         private func archive(at path: String, team: String) throws {
             let fm = FileManager.default
@@ -90,9 +90,8 @@ import Testing
     }
 
     @Test func anAmbiguousPrefixListsTheCandidates() throws {
-        let folder = TestPaths.temporary + "uuid-prefix-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scratch = try Scratch()
+        let folder = scratch.path
         try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/profiles/ios-adhoc.mobileprovision",
                                          toPath: folder + "/adhoc.mobileprovision")
         let twin = "080B4AFF-0000-4000-8000-000000000000"
@@ -121,9 +120,8 @@ import Testing
         #expect(known.status == 0, "\(known.stderr)")
         #expect((try? CatalogProcess.json(known.stdout) as? [String: Any])??["uuid"] as? String == expected)
         // Not catalogued where it is now: decoded.
-        let folder = TestPaths.temporary + "show-build-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scratch = try Scratch()
+        let folder = scratch.path
         let source = CatalogProcess.fixtures + (build.hasSuffix("/") ? String(build.dropLast()) : build)
         let copy = folder + "/" + (source as NSString).lastPathComponent
         try FileManager.default.copyItem(atPath: source, toPath: copy)

@@ -6,7 +6,7 @@ import Testing
 /// in JSON's order (nested objects flattened as `last_run.status`, lists of objects as one column
 /// per member key) and each cell the JSON value as text (lists joined with `;`, `true`/`false`,
 /// empty for null or a key the row's kind lacks).
-@Suite(.timeLimit(.minutes(1))) struct CSVColumnsTests {
+@Suite(.timeLimit(.minutes(10))) struct CSVColumnsTests {
     typealias Catalogue = QueryCommandTests.Catalogue
     static let adhoc = "080B4AFF-C595-4955-AEED-8B8810E698FC"
     static let device = "cf2a7c46a4133dc358388825e5778ad368eb9c0d"

@@ -2,7 +2,7 @@ import CatalogTestSupport
 import Foundation
 import Testing
 
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
     /// CHANGELOG.md's newest section is the version the binary prints.
     @Test func versionMatchesTheChangelog() throws {
         let version = try CatalogProcess.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -4,7 +4,7 @@ import Testing
 
 /// Shell completions load in real shells and complete subcommands, options and enumerated
 /// values; `docs/cli.md` is the current help text of every command.
-@Suite struct CompletionAndReferenceTests {
+@Suite(.timeLimit(.minutes(10))) struct CompletionAndReferenceTests {
     /// Where a shell is: the first executable `name` on PATH, else in the folders systems put it in
     /// (`/bin/zsh` on macOS, `/usr/bin/zsh` on Debian, Homebrew's for fish). Nil when there is none.
     static func locate(_ name: String) -> String? {

@@ -5,7 +5,7 @@ import Testing
 
 /// What a cron job sees: exit statuses that tell "found" from "failed", nothing on stdout when
 /// there is nothing to say, and the README's crontab lines working as written.
-@Suite struct CronTests {
+@Suite(.timeLimit(.minutes(10))) struct CronTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     @Test func exitCodeTellsFoundFromFailedFromUsage() throws {
@@ -49,8 +49,8 @@ import Testing
         let crontab = try Self.readmeCrontab()
         let jobs = crontab.jobs
         #expect(jobs.count >= 2, "the README's cron block lists the nightly ingest and the weekly report")
-        let root = TestPaths.temporary + "catalog-cron-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch()
+        let root = scratch.path
         // The README's /srv/… folders and /usr/local/bin/catalog, moved into a temp folder.
         func relocate(_ text: String) -> String {
             text.replacingOccurrences(of: "/usr/local/bin/catalog", with: CatalogProcess.executable)
@@ -87,8 +87,8 @@ import Testing
         try admin.execute("CREATE DATABASE \(name)")
         defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
         let url = PostgresTestServer.replacingDatabase(in: server, with: name)
-        let home = TestPaths.temporary + "catalog-fleet-cron-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let scratch = try Scratch()
+        let home = scratch.path
         try FileManager.default.createDirectory(atPath: home + "/Library/Developer/Xcode/Archives", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: home + "/Library/MobileDevice", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/profiles",

@@ -6,7 +6,7 @@ import Testing
 /// window of N days lists exactly what has `days_left` 0 through N, in every command that takes
 /// one. Each case puts `--as-of` N days before a fixture's expiry, at the first and the last second
 /// of a UTC day, and asks each command with `--days` N-1, N and N+1.
-@Suite struct DayWindowTests {
+@Suite(.timeLimit(.minutes(10))) struct DayWindowTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let adhoc = "080B4AFF-C595-4955-AEED-8B8810E698FC"  // expires 2026-12-01T10:00:00Z

@@ -5,7 +5,7 @@ import Testing
 /// A nightly run does not pass silently on an empty or unmounted root: a PATH that held catalogued
 /// files and yields none is refused (exit 1, nothing marked removed) unless `--allow-empty`; one that
 /// never held any is a warning.
-@Suite struct EmptyRootTests {
+@Suite(.timeLimit(.minutes(10))) struct EmptyRootTests {
     typealias Folder = IngestCommandTests.Folder
 
     /// Empties `path` (an unmounted share is an empty folder), keeping the folder itself.

@@ -4,17 +4,16 @@ import Testing
 
 /// Issue 9 §3 through the built binary: exit codes of runs that partly fail, `--exclude` patterns,
 /// `catalog errors` and `catalog runs`, and the summary line.
-@Suite struct IngestCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct IngestCommandTests {
     /// A temp folder with a catalogue path in it, removed afterwards.
     final class Folder {
-        let path = TestPaths.temporary + "catalog-ingest-cli-" + UUID().uuidString
+        private let scratch: Scratch
+        var path: String { scratch.path }
         var db: String { path + "/catalog.sqlite" }
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            scratch = try Scratch()
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: path) }
 
         func copy(_ source: String, to name: String) throws -> String {
             let target = path + "/" + name

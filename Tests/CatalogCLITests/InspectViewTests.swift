@@ -4,7 +4,7 @@ import Testing
 
 /// `show`, `decode` and `stats` as a person reads them: aligned fields, absent values as `–`,
 /// entitlements as `key = value`, lists as sections of rows — and no JSON anywhere, CSV included.
-@Suite struct InspectViewTests {
+@Suite(.timeLimit(.minutes(10))) struct InspectViewTests {
     typealias Catalogue = QueryCommandTests.Catalogue
     static let adhoc = "080B4AFF-C595-4955-AEED-8B8810E698FC"
 

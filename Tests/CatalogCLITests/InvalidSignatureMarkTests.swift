@@ -7,7 +7,7 @@ import Testing
 /// A profile whose signature is `invalid` (its content or signature changed after signing) is marked
 /// in every table that shows it — `profiles`, `expiring` and `show` — not only under `signature` in
 /// JSON, and keeps the mark on a narrow terminal.
-@Suite struct InvalidSignatureMarkTests {
+@Suite(.timeLimit(.minutes(10))) struct InvalidSignatureMarkTests {
     static let tampered = "E09EC7A3-325B-40F7-A345-9428DDA4126F"  // signatures/plist-edited
     static let mark = "[tampered] "
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Every command's JSON output has exactly the keys `docs/json-schema.md` documents: none printed
 /// that is not documented, none documented that is never printed.
-@Suite struct JSONSchemaTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONSchemaTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     /// `### section` → the keys in its table's first column.

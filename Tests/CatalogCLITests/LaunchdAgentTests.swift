@@ -6,7 +6,7 @@ import Testing
 /// launchd runs it (no shell, no terminal, the user's HOME), ingests the default folders. launchd
 /// itself is not here; its contract for this file (Label, ProgramArguments, StartCalendarInterval)
 /// is checked as data.
-@Suite struct LaunchdAgentTests {
+@Suite(.timeLimit(.minutes(10))) struct LaunchdAgentTests {
     static func readmeAgent() throws -> [String: Any] {
         let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
         guard let start = readme.range(of: "```xml\n"),
@@ -36,8 +36,8 @@ import Testing
     @Test func theReadmeAgentIngestsTheDefaultFolders() throws {
         let arguments = try Self.readmeAgent()["ProgramArguments"] as? [String] ?? []
         try #require(arguments.count >= 2)
-        let home = TestPaths.onDiskSpelling(NSTemporaryDirectory()) + "/catalog-launchd-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let scratch = try Scratch()
+        let home = scratch.path
         let profiles = home + "/Library/Developer/Xcode/UserData/Provisioning Profiles"
         try FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/profiles/ios-development.mobileprovision",

@@ -5,7 +5,7 @@ import CatalogTestSupport
 /// Issue 16: libpq only when used. `catalog` loads libpq at run time (dlopen) for a `postgresql://`
 /// catalogue, so the binary itself does not depend on it: copied alone to a machine without libpq,
 /// it still serves SQLite.
-@Suite struct LibPQIndependenceTests {
+@Suite(.timeLimit(.minutes(10))) struct LibPQIndependenceTests {
     static var canList: Bool {
         LinkedLibraries.canList && FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable)
     }
@@ -21,9 +21,8 @@ import CatalogTestSupport
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: TestPaths.catalogExecutable), "the catalog binary is not built"))
     func aSQLiteCatalogueNeedsNoLibpq() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-nolibpq-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         // A libpq that cannot be found: any attempt to load it would fail the command.
         let result = try CatalogProcess.run(["ingest", TestPaths.fixtures + "/profiles", "--db", folder + "/c.sqlite", "--quiet"],
                                             environment: ["CATALOG_LIBPQ": folder + "/no-such-libpq.so.5"])

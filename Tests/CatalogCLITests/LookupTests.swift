@@ -4,7 +4,7 @@ import Testing
 
 /// Lookups find what people type: any case, the usual platform names, wildcard app ids, array
 /// entitlements, certificate digests as Keychain Access prints them, profiles by name.
-@Suite struct LookupTests {
+@Suite(.timeLimit(.minutes(10))) struct LookupTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static func uuids(_ records: [[String: Any]]) -> Set<String> { Set(records.compactMap { $0["uuid"] as? String }) }
@@ -118,8 +118,8 @@ import Testing
     }
 
     @Test func removedMeansOnlyRemovedAndIncludeRemovedMeansBoth() throws {
-        let tree = TestPaths.temporary + "catalog-removed-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let scratch = try Scratch()
+        let tree = scratch.path
         let fm = FileManager.default
         try fm.createDirectory(atPath: tree, withIntermediateDirectories: true)
         try fm.copyItem(atPath: CatalogProcess.fixtures + "/bundles/Example.app", toPath: tree + "/Example.app")
@@ -168,7 +168,7 @@ import Testing
 }
 
 /// `certificates` by type, expiry and name; every certificate row and `show` carry its type.
-@Suite struct CertificateListingTests {
+@Suite(.timeLimit(.minutes(10))) struct CertificateListingTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     @Test func certificatesByTypeExpiryAndName() throws {

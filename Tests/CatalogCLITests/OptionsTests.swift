@@ -6,7 +6,7 @@ import Testing
 
 /// Each command's options parsed into its struct: what the flags become, and the usage errors the
 /// init raises before anything is opened (their messages are what users and scripts see).
-@Suite struct OptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct OptionsTests {
     /// `arguments` parsed by `command`'s own option table, as `CatalogCommand.run` does.
     func parse(_ command: any Command.Type, _ arguments: [String]) throws -> ParsedArguments {
         try ParsedArguments.parse(arguments, options: command.options, positionals: command.arguments)

@@ -4,7 +4,7 @@ import Testing
 
 /// Listings stream through a 1 MB pipe (OutputBuffer): with Linux's default 64 KB the writer waited
 /// for the reader to empty the pipe at every flush.
-@Suite(.enabled(if: PipeSizes.canWiden, "needs Linux with a pipe-max-size of at least 1 MB (F_SETPIPE_SZ)"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PipeSizes.canWiden, "needs Linux with a pipe-max-size of at least 1 MB (F_SETPIPE_SZ)"))
 struct OutputPipeTests {
     @Test func standardOutputIsWidenedAndStandardErrorIsNot() throws {
         let process = Process()

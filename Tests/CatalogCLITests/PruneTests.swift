@@ -6,20 +6,21 @@ import Testing
 /// `catalog prune` on real files in temporary folders: dry by default, trash or delete with
 /// --apply / --delete, and never a file inside a build, outside the roots, the newest of an app
 /// id, or one that changed since it was catalogued.
-@Suite struct PruneTests {
+@Suite(.timeLimit(.minutes(10))) struct PruneTests {
     static let asOf = ["--as-of", "2026-11-20"]
 
     /// A temp folder with `tree/` (copies of fixture profiles and Example.app), `home/` and a
     /// catalogue of the tree.
     struct Setup {
-        let folder: String
+        private let scratch: Scratch
+        var folder: String { scratch.path }
         var tree: String { folder + "/tree" }
         var home: String { folder + "/home" }
         var db: String { folder + "/catalog.sqlite" }
 
         init(renewals: [String] = ["renew-adhoc-old", "renew-adhoc-new", "renew-wildcard-old", "renew-wildcard-new"],
              profiles: [String] = ["cert-expires-first"]) throws {
-            folder = TestPaths.temporary + "catalog-prune-" + UUID().uuidString
+            scratch = try Scratch()
             let fm = FileManager.default
             try fm.createDirectory(atPath: folder + "/tree", withIntermediateDirectories: true)
             try fm.createDirectory(atPath: folder + "/home", withIntermediateDirectories: true)
@@ -131,9 +132,8 @@ import Testing
     /// The system's own trash call, once, in process: the file is where it says, in a `.Trash`
     /// folder, and is removed from there at once (the real trash of whoever runs the tests).
     @Test func theSystemTrashCallMovesAFileIntoATrashFolder() throws {
-        let folder = TestPaths.temporary + "catalog-trash-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         let file = folder + "/old.mobileprovision"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let moved = try Trash.move(file, environment: [:])

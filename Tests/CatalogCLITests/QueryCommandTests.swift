@@ -5,23 +5,21 @@ import CatalogTestSupport
 
 /// End-to-end tests of the query commands: the built `catalog` binary against a catalogue made
 /// from the fixtures, asserting stdout, stderr and exit status, with `--as-of` for dates.
-@Suite struct QueryCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct QueryCommandTests {
     /// A fresh catalogue holding `Fixtures/` (without `signatures/`, whose profiles `expected.json`
     /// does not list, as `SignatureCommandTests` ingests those; and without `codesign/`, whose
     /// signing fixtures reuse the fixture profiles in builds these tests do not count), in its own
     /// temp folder, removed when the value goes away.
     final class Catalogue {
-        let folder: String
+        private let scratch: Scratch
+        var folder: String { scratch.path }
         var db: String { folder + "/catalog.sqlite" }
 
         init(ingesting roots: [String] = [CatalogProcess.fixtures]) throws {
-            folder = TestPaths.temporary + "catalog-cli-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            scratch = try Scratch()
             let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db, "--exclude", "signatures", "--exclude", "codesign"])
             #expect(result.status == 0, "ingest failed: \(result.stderr)")
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
 
         func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CatalogProcess.Result {
             try CatalogProcess.run(arguments + ["--db", db], environment: environment)
@@ -325,9 +323,8 @@ import CatalogTestSupport
     }
 
     @Test func controlCharactersInDataNeverReachTheTerminalAndCSVQuotes() throws {
-        let folder = TestPaths.temporary + "catalog-escape-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         var plist = try String(contentsOfFile: CatalogProcess.fixtures + "/profiles/bare-plist.mobileprovision", encoding: .utf8)
         plist = plist.replacingOccurrences(of: "Example Bare XML Plist",
                                            with: "Evil \u{1B}[31mRED\u{1B}[0m\tname, &quot;quoted&quot;")

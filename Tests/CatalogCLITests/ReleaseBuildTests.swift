@@ -6,7 +6,7 @@ import CatalogTestSupport
 /// `CATALOG_TEST_TRASH`) are compiled into debug builds only. `.ci/run` builds the release binary
 /// before `swift test`, so CI always checks it; elsewhere the test is skipped when there is no
 /// release build.
-@Suite struct ReleaseBuildTests {
+@Suite(.timeLimit(.minutes(10))) struct ReleaseBuildTests {
     static let release = TestPaths.packageRoot + "/.build/release/catalog"
     static var hasRelease: Bool { FileManager.default.isExecutableFile(atPath: release) }
     static let hookNames = ["CATALOG_TEST_KILL_AFTER_WRITES", "CATALOG_TEST_STOP_AFTER_WRITES", "CATALOG_TEST_TRASH"]
@@ -30,9 +30,8 @@ import CatalogTestSupport
             #expect(try !contains(Self.release, name), "\(name) is in the release build")
         }
         // And setting the variable does nothing: the ingest runs to the end instead of dying.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-release-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.release)
         process.arguments = ["ingest", TestPaths.fixtures + "/profiles", "--db", folder + "/catalog.sqlite", "--quiet"]

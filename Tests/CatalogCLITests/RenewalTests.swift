@@ -5,7 +5,7 @@ import Testing
 /// Renewed profiles stop alerting: a profile superseded by a present renewal (same team, app id,
 /// kind and platform, later effective expiry) leaves `expiring`, and is marked everywhere else.
 /// Fixtures: `Fixtures/renewals/`, made by `Fixtures/scripts/make_renewals.py`.
-@Suite struct RenewalTests {
+@Suite(.timeLimit(.minutes(10))) struct RenewalTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let adhocOld = "44C6C3D6-6720-46AD-AD64-9FC192DFFA1E"

@@ -4,7 +4,7 @@ import Testing
 
 /// `report --html FILE` that cannot be written says why in words: the folder is missing, or FILE is
 /// a folder; nothing is left behind.
-@Suite struct ReportFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportFileTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     @Test func aMissingFolderIsNamed() throws {

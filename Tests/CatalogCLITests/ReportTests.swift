@@ -4,7 +4,7 @@ import Testing
 
 /// `catalog report` rendered in a real browser (headless Chromium): the DOM holds the expected
 /// rows and lane labels, hostile names stay text, and the screenshot is not blank. Markdown too.
-@Suite struct ReportTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
@@ -16,8 +16,8 @@ import Testing
     static func chromium(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(chromium))
-        let profile = TestPaths.temporary + "catalog-chromium-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let scratch = try Scratch()
+        let profile = scratch.path
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
                              "--user-data-dir=\(profile)", "--virtual-time-budget=2000"] + arguments
         let output = Pipe()
@@ -158,7 +158,7 @@ import Testing
     /// At 1280 px no table (nor the page) is wider than the window, with the folded group open
     /// and names and bundle ids longer than any line: measured in Chromium by a script added to a
     /// copy of the page (the report itself has none), and screenshotted at that width.
-    @Test(.enabled(if: canRender, "needs Chromium (Debian package chromium; .ci/run installs it)"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: canRender, "needs Chromium (Debian package chromium; .ci/run installs it)"), .timeLimit(.minutes(10)))
     func noTableOverflowsA1280PixelWindow() throws {
         let wide = try Self.wideTree()
         defer { try? FileManager.default.removeItem(atPath: wide) }

@@ -4,14 +4,13 @@ import Testing
 
 /// `catalog verify`, `profiles --signature`, `stats` and `ingest`'s warning, run as a user runs them:
 /// the built binary against `Fixtures/signatures` (Apple's pinned roots, so none of them verifies).
-@Suite struct SignatureCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct SignatureCommandTests {
     typealias Catalogue = QueryCommandTests.Catalogue
     static let signatures = CatalogProcess.fixtures + "/signatures"
 
     @Test func ingestWarnsAboutInvalidSignaturesAndStoresEveryVerdict() throws {
-        let folder = TestPaths.temporary + "catalog-sig-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         let db = folder + "/catalog.sqlite"
         let result = try CatalogProcess.run(["ingest", Self.signatures, "--db", db])
         #expect(result.status == 0, "\(result.stderr)")

@@ -6,7 +6,7 @@ import Testing
 /// `catalog` decodes a profile nested to the parsers' depth limit whatever stack `ulimit -s` gives
 /// its main thread (as small as macOS gives other threads): the command and the decoders run on
 /// threads whose stack size the code sets.
-@Suite struct StackLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct StackLimitTests {
     /// `bare-plist.mobileprovision` as a binary plist whose entitlements nest arrays down to the
     /// depth limit (the profile's dictionary and its entitlements are the first two levels).
     static func deepProfile(at path: String) throws {
@@ -28,11 +28,10 @@ import Testing
                                           environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aProfileNestedToTheDepthLimitIsDecodedIngestedAndShownUnderASmallStackLimit() throws {
-        let folder = TestPaths.temporary + "catalog-stack-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         let profile = folder + "/deep.mobileprovision"
         try Self.deepProfile(at: profile)
 

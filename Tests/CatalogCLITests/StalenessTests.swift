@@ -5,7 +5,7 @@ import Testing
 
 /// A dead nightly job is noticed: `--max-age` turns an old catalogue into a failure, `stats` says
 /// how old it is, and a table on a terminal carries a notice once it is a week old.
-@Suite struct StalenessTests {
+@Suite(.timeLimit(.minutes(10))) struct StalenessTests {
     typealias Catalogue = QueryCommandTests.Catalogue
 
     /// Moves every run of the catalogue `days` into the past (a real write to the SQLite file).

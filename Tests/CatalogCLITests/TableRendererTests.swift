@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CatalogCLI
 
-@Suite struct TableRendererTests {
+@Suite(.timeLimit(.minutes(10))) struct TableRendererTests {
     let columns = [
         Column(key: "uuid", header: "UUID"),
         Column(key: "name", header: "NAME"),

@@ -7,7 +7,7 @@ import Testing
 /// Tables on an ordinary terminal: every line fits at 80, 100, 120 and 200 columns, and each
 /// command keeps what it answers (when, what and why for `expiring`, expiry and team for
 /// `profiles`, the build numbers of `versions`, a run's errors, a renewal's relation).
-@Suite(.timeLimit(.minutes(1))) struct TableWidthTests {
+@Suite(.timeLimit(.minutes(10))) struct TableWidthTests {
     typealias Catalogue = QueryCommandTests.Catalogue
     static let widths = [80, 100, 120, 200]
     static let renewed = "4AA98B40-F571-4848-AF74-0DF1523AE283"

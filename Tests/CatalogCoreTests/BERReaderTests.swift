@@ -2,7 +2,7 @@ import Testing
 import CatalogTestSupport
 @testable import CatalogCore
 
-@Suite struct BERReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct BERReaderTests {
     typealias B = ASN1TestBytes
 
     /// The error `bytes` raise, which must be a `.malformedEnvelope` DecodeError.

@@ -134,8 +134,8 @@ import CatalogTestSupport
     /// A bundle cannot make the reader leave it: a link out of the bundle is refused, and a
     /// `CFBundleExecutable` that is a path is no executable.
     @Test func nothingOutsideTheBundleIsRead() throws {
-        let folder = TestPaths.temporary + "catalog-macho-escape-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/Escape.app", withIntermediateDirectories: true)
         try fm.copyItem(atPath: Self.codesign + "macho/thin-arm64", toPath: folder + "/outside")

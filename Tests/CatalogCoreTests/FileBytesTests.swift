@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import CatalogTestSupport
 @testable import CatalogCore
 
 /// Issue 9 §5: every input file is opened through one regular-file reader that uses `O_NONBLOCK`
 /// and refuses anything but a regular file, so a FIFO named like a profile cannot hang a run.
-@Suite struct FileBytesTests {
+@Suite(.timeLimit(.minutes(10))) struct FileBytesTests {
     /// A FIFO in a fresh folder, named `name`.
     private func fifo(_ name: String) throws -> (folder: String, path: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-fifo-\(UUID().uuidString)").path
@@ -76,9 +77,8 @@ import Testing
     }
 
     @Test func aRegularFileReadsWholeAndItsPrefix() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-bytes-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try Scratch()
+        let folder = scratch.path
         let path = folder + "/f"
         try Data([1, 2, 3, 4, 5]).write(to: URL(fileURLWithPath: path))
         #expect(try FileBytes.read(path, limit: 5) == [1, 2, 3, 4, 5])

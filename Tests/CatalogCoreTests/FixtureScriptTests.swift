@@ -5,10 +5,10 @@ import CatalogTestSupport
 /// Issue 17: `Fixtures/generate.sh` needs OpenSSL 3; macOS ships LibreSSL as `openssl`. The script
 /// says so up front and stops before deleting anything. Run on a copy of the script beside a
 /// sentinel file, with a stand-in `openssl` first on PATH.
-@Suite struct FixtureScriptTests {
+@Suite(.timeLimit(.minutes(10))) struct FixtureScriptTests {
     private func run(withOpenSSLPrinting version: String?) throws -> (status: Int32, stderr: String, sentinelKept: Bool) {
-        let scratch = FileManager.default.temporaryDirectory.path + "/catalog-generate-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let temporary = try Scratch()
+        let scratch = temporary.path
         let fixtures = scratch + "/Fixtures", bin = scratch + "/bin"
         try FileManager.default.createDirectory(atPath: fixtures + "/profiles", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)

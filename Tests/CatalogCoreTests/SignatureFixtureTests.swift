@@ -5,7 +5,7 @@ import CatalogTestSupport
 
 /// Every generated signature fixture gets its status, against the fixtures' own test roots (the
 /// `verified` path, on a clean clone) and against Apple's pinned roots (what the CLI does).
-@Suite struct SignatureFixtureTests {
+@Suite(.timeLimit(.minutes(10))) struct SignatureFixtureTests {
     static let signatures = TestPaths.fixtures + "/signatures/"
 
     /// The test root of `Fixtures/signatures`, and the CN its profile signer has.

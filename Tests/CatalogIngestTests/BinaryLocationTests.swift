@@ -4,7 +4,7 @@ import CatalogTestSupport
 
 /// Issue 17: the tests that run `catalog` find it beside the test bundle on every platform, and under
 /// CI a missing binary is a failure, never a quiet skip of a fifth of the suite.
-@Suite struct BinaryLocationTests {
+@Suite(.timeLimit(.minutes(10))) struct BinaryLocationTests {
     @Test(.enabled(if: TestPaths.isCI, "only under CI (the CI environment variable is set)"))
     func theCatalogBinaryIsFoundUnderCI() {
         #expect(CatalogBinary.isBuilt,

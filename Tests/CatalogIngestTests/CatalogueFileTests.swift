@@ -5,7 +5,7 @@ import CatalogTestSupport
 
 /// Issue "reliability": a read-only, corrupt or too-new catalogue is refused with a clear message
 /// and left byte-for-byte alone; new catalogues are private (0600), existing modes are kept.
-@Suite struct CatalogueFileTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogueFileTests {
     private func makeCatalogue(_ scratch: Scratch) throws -> (tree: String, db: String) {
         let tree = try scratch.copyFixtures("profiles", to: "tree")
         let db = scratch.file("catalog.sqlite")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue "reliability": two ingests at once, and readers during an ingest.
-@Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
 struct ConcurrencyTests {
     @Test func twoIngestsAtOnceEqualOneRun() throws {
         let scratch = try Scratch()

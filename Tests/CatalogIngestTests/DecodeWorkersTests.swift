@@ -7,6 +7,7 @@ import CatalogTestSupport
 /// The decoding threads run every job they are given before `stop` returns, each on the thread it
 /// was given to and in the order given, on threads below the caller's priority (Linux: a higher nice
 /// value).
+@Suite(.timeLimit(.minutes(10)))
 struct DecodeWorkersTests {
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
@@ -74,6 +75,7 @@ struct DecodeWorkersTests {
     }
 
     @Test func stoppingWithNoJobsEnds() {
-        DecodeWorkers(count: 2).stop()
+        let elapsed = ContinuousClock().measure { DecodeWorkers(count: 2).stop() }
+        #expect(elapsed < .seconds(10), "stop waits for idle threads only to end")
     }
 }

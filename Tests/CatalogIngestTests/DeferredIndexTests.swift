@@ -8,7 +8,7 @@ import CatalogIngest
 /// leaves has exactly the schema a migrated catalogue has, and a first ingest killed half way leaves
 /// the indexes it dropped in place (the drop was part of the rolled-back transaction). It checks the
 /// references once, at the end, rather than row by row.
-@Suite struct DeferredIndexTests {
+@Suite(.timeLimit(.minutes(10))) struct DeferredIndexTests {
     /// Every table and index definition, by name.
     static func schema(_ path: String) throws -> [[SQLValue]] {
         try Connection(path: path, readOnly: true, wal: false)

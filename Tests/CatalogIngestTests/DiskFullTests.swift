@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue "reliability": a disk that fills mid-run (simulated with `PRAGMA max_page_count`) fails the
 /// run and leaves the catalogue exactly as it was.
-@Suite struct DiskFullTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskFullTests {
     @Test func aFullDiskFailsTheRunAndChangesNothing() throws {
         let scratch = try Scratch()
         // Generated fixtures only (real corpus or not), large enough to need more than the 2 pages left.

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue 9 §3: `--exclude` reads patterns as `.gitignore` does. A pattern with a slash matches the
 /// path relative to the walked root; a bare name matches at any depth.
-@Suite struct ExcludePatternTests {
+@Suite(.timeLimit(.minutes(10))) struct ExcludePatternTests {
     /// Whether `pattern` excludes the entry at `relative` below the root `/r` (a folder when `folder`).
     private func excludes(_ pattern: String, _ relative: String, folder: Bool = false) -> Bool {
         let name = String(relative.split(separator: "/").last ?? "")

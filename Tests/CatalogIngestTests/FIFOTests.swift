@@ -4,7 +4,7 @@ import CatalogTestSupport
 
 /// Issue 9 §5: FIFOs named like inputs (a profile, an IPA, an app's Info.plist) neither hang
 /// `catalog decode` nor a nightly `catalog ingest`; each child is killed if it runs past 30 s.
-@Suite(.enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: CatalogBinary.isAvailable, "the catalog binary is not built"))
 struct FIFOTests {
     private func makeTree(_ scratch: Scratch) throws -> String {
         let tree = try scratch.copyFixtures("profiles", to: "tree")

@@ -7,7 +7,7 @@ import CatalogIngest
 /// A run into an empty catalogue neither looks for removed files nor marks what it wrote as seen
 /// again (issue 15): both would only read back the rows it wrote at the run's time. What it leaves
 /// must be what a run that does both leaves.
-@Suite struct FirstIngestBookkeepingTests {
+@Suite(.timeLimit(.minutes(10))) struct FirstIngestBookkeepingTests {
     @Test func aFirstIngestHoldsWhatARunThatLooksForRemovalsHolds() throws {
         let scratch = try Scratch()
         let fixtures = try scratch.copyFixtures()

@@ -7,7 +7,7 @@ import Testing
 /// than to the WAL and again at the checkpoint (issue 15). Killed, it leaves a journal that the next
 /// opener rolls back, leaving an empty, migrated catalogue; the rerun equals a clean run and, like
 /// every later write, runs in WAL mode.
-@Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
 struct FirstIngestJournalTests {
     private func listing(_ folder: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder).sorted()

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue "catalogue + ingester": an ingest of a copy of `Fixtures/` catalogues everything
 /// `Fixtures/expected.json` lists, links nested bundles to their app and records the bad fixtures.
-@Suite struct FixtureIngestTests {
+@Suite(.timeLimit(.minutes(10))) struct FixtureIngestTests {
     @Test func everyExpectedProfileAndBuildIsCatalogued() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()

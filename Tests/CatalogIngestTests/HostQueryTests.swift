@@ -7,7 +7,7 @@ import Testing
 /// SQLite: a one-host catalogue (host '') prints `host: null` and its tables look as before; a
 /// two-host one (``TwoHostCatalogue``) prints each row's host, and `--host` keeps one host's rows.
 /// PostgreSQLQueriesTests checks that PostgreSQL gives the same.
-@Suite struct HostQueryTests {
+@Suite(.timeLimit(.minutes(10))) struct HostQueryTests {
     static let asOf = ["--as-of", "2026-12-01T00:00:00Z"]
 
     /// The fixtures ingested twice (runs and errors have history), every host '' — what migration

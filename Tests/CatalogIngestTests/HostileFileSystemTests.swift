@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue "reliability": what a real disk throws at the walker — symlink loops, a link to `/`,
 /// unreadable folders, names that are not UTF-8 or hold a newline, files that vanish mid-run and a
 /// huge sparse file — is recorded as a problem or skipped, never a crash or a hang.
-@Suite struct HostileFileSystemTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileFileSystemTests {
     private let profile = IngestPaths.fixtures + "/profiles/ios-development.mobileprovision"
 
     @Test func symlinkLoopsAndALinkToRootAreNotWalked() throws {

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue "reliability": hostile text inside a profile (SQL, quotes, newlines, terminal escapes,
 /// emoji) is stored byte for byte as data and never executed or mangled.
-@Suite struct HostileStringTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileStringTests {
     static let hostile = [
         "'); DROP TABLE profiles; --",
         "Robert\"); DELETE FROM builds; -- \" ' `",

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue "catalogue + ingester": a second run reads only what changed, removals are marked (never
 /// deleted), moves and copies are locations of one profile, and `--full` reads everything again.
-@Suite struct IncrementalIngestTests {
+@Suite(.timeLimit(.minutes(10))) struct IncrementalIngestTests {
     /// A copy of Fixtures without `malformed/`: files that failed to decode are deliberately tried
     /// again on every run (see `filesThatFailedAreTriedAgain`), so they are left out here.
     private func goodTree(_ scratch: Scratch) throws -> String {

@@ -6,7 +6,7 @@ import CatalogTestSupport
 /// Issue "reliability": kill the ingester (SIGKILL) at 20 moments of a run; after each the file passes
 /// `PRAGMA integrity_check`, holds no 'running' run, and the next run produces the same catalogue as
 /// an uninterrupted one.
-@Suite(.serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: CatalogBinary.isAvailable, "the catalog binary was not found (run `swift build`, or set CATALOG_BIN)"))
 struct KillTests {
     /// Copies and variants of the generated fixtures (well over 50 files with nothing beside the
     /// checkout), plus the real corpus when present, copied so every run sees the same paths.

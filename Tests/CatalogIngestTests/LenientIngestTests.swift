@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue 9 §2 in the catalogue: the files of `Fixtures/lenient/` are catalogued with a warning, not
 /// recorded as errors; undecodable certificates are stored beside the profile's certificates.
-@Suite struct LenientIngestTests {
+@Suite(.timeLimit(.minutes(10))) struct LenientIngestTests {
 
     @Test func lenientFilesAreCataloguedWithWarnings() throws {
         let scratch = try Scratch()

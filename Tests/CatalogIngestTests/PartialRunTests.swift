@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 extension JSONValue {
     var intValue: Int? { if case .int(let value) = self { return Int(value) } else { return nil } }
@@ -12,7 +13,7 @@ extension JSONValue {
 
 /// Issue 9 §3: runs that partly fail (a missing root, a file that breaks after it was catalogued)
 /// and what they report (current errors, renewals, removed profiles and builds).
-@Suite struct PartialRunTests {
+@Suite(.timeLimit(.minutes(10))) struct PartialRunTests {
     private static let profile = IngestPaths.fixtures + "/profiles/ios-enterprise.mobileprovision"
 
     private func queries(_ db: String) throws -> CatalogQueries {

@@ -8,7 +8,7 @@ import Testing
 /// Issue 16, "many hosts at once", through the real ingester and writer: hosts ingesting overlapping
 /// trees into one PostgreSQL catalogue at the same time get what they get one after another; a run
 /// marks removed only its own host's paths; a second ingest of the same host waits and says so.
-@Suite(.enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
 struct PostgreSQLIngestTests {
     /// A fresh database on the test server, dropped by `drop()`.
     final class Database {

@@ -9,7 +9,7 @@ import Testing
 /// a fresh PostgreSQL database migrated from Migrations/postgresql, and every query of the read side
 /// must return equal typed records from both engines, for every filter the commands use. The
 /// catalogue holds two hosts (``TwoHostCatalogue``), so the host columns and `--host` compare too.
-@Suite(.enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestServer.testsEnabled, Comment(rawValue: PostgresTestServer.unavailableReason)))
 struct PostgreSQLQueriesTests {
     /// The fixtures in a SQLite catalogue (two runs: runs, errors and renewals have history) split
     /// between two hosts, and the same rows in a fresh PostgreSQL database, dropped when `body` returns.

@@ -7,6 +7,7 @@ import CatalogTestSupport
 
 /// `docs/raw_plist.py`, the reference reader of the stored-plist format, gives back every profile's
 /// plist byte for byte from a catalogue the ingester wrote.
+@Suite(.timeLimit(.minutes(10)))
 struct RawPlistPythonReaderTests {
     /// `python3` on the PATH, if any.
     static let python3: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
@@ -17,20 +18,20 @@ struct RawPlistPythonReaderTests {
 
     static let reader = TestPaths.packageRoot + "/docs/raw_plist.py"
 
-    @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(10)))
     func thePythonReaderGivesBackEveryFixtureProfile() throws {
         try checkEveryProfile(under: IngestPaths.fixtures, atLeast: 20)
     }
 
     @Test(.enabled(if: canRun && IngestPaths.realCorpus != nil,
                    "needs python3 and ../shared/real-corpus (absent or hidden by CATALOG_TEST_NO_REAL_CORPUS)"),
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func thePythonReaderGivesBackEveryRealCorpusProfile() throws {
         try checkEveryProfile(under: try #require(IngestPaths.realCorpus) + "/tree", atLeast: 10)
     }
 
     /// Run as a command, the module writes one profile's plist to standard output.
-    @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(10)))
     func theReaderRunsAsACommand() throws {
         let scratch = try Scratch()
         let db = scratch.file("catalog.sqlite")

@@ -7,6 +7,7 @@ import CatalogTestSupport
 
 /// The catalogue keeps each raw plist compressed with its certificates by reference (each stored
 /// once), and gives back every one byte for byte.
+@Suite(.timeLimit(.minutes(10)))
 struct RawPlistRecoveryTests {
     @Test func everyFixtureProfileComesBackByteForByte() throws {
         let scratch = try Scratch()

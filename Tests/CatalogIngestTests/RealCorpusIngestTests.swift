@@ -6,7 +6,7 @@ import CatalogTestSupport
 
 /// Issue "catalogue + ingester", against the team's real corpus (`../shared/real-corpus`, read in
 /// place and never modified): every profile and build its expected.json lists is catalogued.
-@Suite(.enabled(if: IngestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: IngestPaths.realCorpus != nil, Comment(rawValue: TestPaths.realCorpusAbsent)))
 struct RealCorpusIngestTests {
     @Test func everyExpectedProfileAndBuildIsCatalogued() throws {
         let corpus = try #require(IngestPaths.realCorpus)

@@ -7,7 +7,7 @@ import CatalogTestSupport
 /// Issue 17: one folder reached under two spellings — another case or Unicode normalisation on a
 /// case-insensitive APFS volume, a symlink, the Xcode 16 profile folder symlinked to the old one —
 /// is catalogued once, under the spelling the file system stores.
-@Suite struct RootSpellingTests {
+@Suite(.timeLimit(.minutes(10))) struct RootSpellingTests {
     private let profiles = ["ios-development.mobileprovision", "ios-adhoc.mobileprovision"]
 
     /// The folder name both ways: é precomposed (NFC, U+00E9) and decomposed (NFD, e + U+0301).

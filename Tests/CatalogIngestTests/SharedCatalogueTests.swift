@@ -9,7 +9,7 @@ import CatalogTestSupport
 ///
 /// Real user ids throughout: the owner who ingests and the reader are both unprivileged uids reached
 /// through `setpriv` (tests run as root, and root ignores file modes).
-@Suite(.serialized, .enabled(if: Team.isAvailable, "needs root and /usr/bin/setpriv to run the owner and the reader as unprivileged uids"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: Team.isAvailable, "needs root and /usr/bin/setpriv to run the owner and the reader as unprivileged uids"))
 struct SharedCatalogueTests {
     /// A shared catalogue: folder `team/` owned by the owner and the team group, ingested by the owner.
     private struct Setup {

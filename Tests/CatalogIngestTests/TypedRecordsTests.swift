@@ -3,11 +3,12 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue 10: the store's typed records say what the files say. `show` reads entitlements back from
 /// their stored JSON with Foundation's decoder; every fixture profile's must equal what decoding the
 /// file gives (key order aside: the store lists keys sorted).
-@Suite struct TypedRecordsTests {
+@Suite(.timeLimit(.minutes(10))) struct TypedRecordsTests {
     @Test func storedEntitlementsReadBackAsTheFileDecodes() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()

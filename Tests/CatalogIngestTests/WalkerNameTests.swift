@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import CatalogIngest
 @testable import CatalogStore
+import CatalogTestSupport
 
 /// Issue 17: names as `readdir` gives them (read in place, only as long as they are) and the
 /// AppleDouble sidecars macOS writes on exFAT, FAT, NFS and SMB volumes.
-@Suite struct WalkerNameTests {
+@Suite(.timeLimit(.minutes(10))) struct WalkerNameTests {
     private let profile = IngestPaths.fixtures + "/profiles/ios-development.mobileprovision"
 
     /// The header of an AppleDouble file (magic 0x00051607, version 2), as macOS writes `._name`

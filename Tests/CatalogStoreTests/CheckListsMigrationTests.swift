@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -25,8 +26,8 @@ import Testing
     }
 
     @Test func rowsSurviveTheShapeStaysAndTheConstraintsStillHold() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         var before: [String: [[SQLValue]]] = [:], shapes: [String: [[SQLValue]]] = [:]
         do {
             let old = try catalogue(before: "check_lists", at: path, now: Self.now)

@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -7,8 +8,8 @@ import Testing
 /// plist stored before it (the plist itself) still comes back from `rawPlist(uuid:)`.
 @Suite struct CompactCatalogueMigrationTests {
     @Test func filesRowsSurviveAndAnOldRawPlistIsReadAsItIs() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let migration = try #require(Migration.all.firstIndex { $0.name == "compact_catalogue" })
         let plist = Array("<?xml version=\"1.0\"?><plist><dict><key>UUID</key><string>A</string></dict></plist>\n".utf8)
         do {

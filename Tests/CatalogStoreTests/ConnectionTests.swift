@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -6,8 +7,8 @@ import Testing
     // MARK: Opening
 
     @Test func createsANewFileReadableOnlyByItsOwner() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("new.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("new.sqlite")
         let connection = try Connection(path: path)
         try connection.execute("CREATE TABLE t (x)")
         try connection.execute("INSERT INTO t VALUES (1)")
@@ -17,8 +18,8 @@ import Testing
     }
 
     @Test func anExistingFileKeepsItsMode() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("existing.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("existing.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         let connection = try Connection(path: path)
@@ -29,19 +30,19 @@ import Testing
     /// Issue 15: a new file (or one created empty) gets 16 KB pages; a file made with SQLite's 4 KB
     /// keeps them, rows and all, when opened for writing again.
     @Test func aNewFileGets16KBPagesAndAnOldOneKeepsItsOwn() throws {
-        let directory = try TemporaryDirectory()
-        let fresh = try Connection(path: directory.path("new.sqlite"))
+        let directory = try Scratch()
+        let fresh = try Connection(path: directory.file("new.sqlite"))
         try fresh.execute("CREATE TABLE t (x)")
         #expect(try fresh.queryFirst("PRAGMA page_size")?[0] == .integer(Int64(Connection.newFilePageSize)))
         #expect(Connection.newFilePageSize == 16_384)
 
-        let empty = directory.path("empty.sqlite")
+        let empty = directory.file("empty.sqlite")
         #expect(FileManager.default.createFile(atPath: empty, contents: nil))
         let created = try Connection(path: empty)
         try created.execute("CREATE TABLE t (x)")
         #expect(try created.queryFirst("PRAGMA page_size")?[0] == .integer(16_384))
 
-        let old = directory.path("old.sqlite")
+        let old = directory.file("old.sqlite")
         do {
             let made = try Connection(path: old, wal: false)
             try made.execute("PRAGMA page_size = 4096")
@@ -56,8 +57,8 @@ import Testing
     }
 
     @Test func walForeignKeysAndBusyTimeoutAreOn() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         #expect(try connection.queryFirst("PRAGMA journal_mode")?[0] == .text("wal"))
         #expect(try connection.queryFirst("PRAGMA foreign_keys")?[0] == .integer(1))
         #expect(try connection.queryFirst("PRAGMA busy_timeout")?[0] == .integer(10_000))
@@ -67,8 +68,8 @@ import Testing
     /// while another connection has the file open; the call waits at most the given time, keeps the
     /// data either way, and succeeds once the other connection has gone.
     @Test func leavingWALRemovesTheWALFilesOnceNoOneElseHasTheFileOpen() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("db.sqlite")
         let writer = try Connection(path: path)
         try writer.execute("CREATE TABLE t (x)")
         try writer.execute("INSERT INTO t VALUES (1), (2)")
@@ -93,19 +94,19 @@ import Testing
     }
 
     @Test func readOnlyConnectionsCannotWriteOrCreate() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("db.sqlite")
         try Connection(path: path).execute("CREATE TABLE t (x)")
         let reader = try Connection(path: path, readOnly: true)
         let error = try #require(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
         #expect(error.primaryCode == SQLiteError.readOnly)
-        #expect(throws: StoreError.self) { try Connection(path: directory.path("missing.sqlite"), readOnly: true) }
+        #expect(throws: StoreError.self) { try Connection(path: directory.file("missing.sqlite"), readOnly: true) }
         #expect(try directory.contents().contains("missing.sqlite") == false)
     }
 
     @Test func aMissingFolderIsAClearError() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("no/such/folder/db.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("no/such/folder/db.sqlite")
         let error = try #require(throws: StoreError.self) { try Connection(path: path) }
         guard case .cannotOpen(let errorPath, _) = error else {
             Issue.record("expected cannotOpen, got \(error)")
@@ -118,8 +119,8 @@ import Testing
     // MARK: Values
 
     @Test func boundParametersRoundTripHostileValuesByteForByte() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE profiles (s TEXT, b BLOB)")
         let strings = [
             "'); DROP TABLE profiles; --",
@@ -155,8 +156,8 @@ import Testing
     /// place: run after run, with values growing past the buffer and shrinking again, mixed with
     /// NULLs and integers and read by a JSON function, each row holds what its run was given.
     @Test func aPreparedStatementBindsEachRunsOwnValues() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE t (n INTEGER, s TEXT, b BLOB, j INTEGER)")
         let insert = try connection.prepareWrite(
             "INSERT INTO t (n, s, b, j) VALUES (?, ?, ?, (SELECT count(*) FROM json_each(?)))")
@@ -180,8 +181,8 @@ import Testing
     }
 
     @Test func numbersAndDatesRoundTrip() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         let date = Date(timeIntervalSince1970: 1_796_032_800)  // 2026-11-30T10:00:00Z
         let row = try #require(try connection.queryFirst(
             "SELECT ? AS big, ? AS small, ? AS real, ? AS flag, ? AS date",
@@ -195,8 +196,8 @@ import Testing
     }
 
     @Test func readingNullsAndMissingColumnsGivesNil() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         let row = try #require(try connection.queryFirst("SELECT NULL AS n, 'text' AS t"))
         #expect(row["n"] == .null)
         #expect(row.int64("n") == nil)
@@ -221,8 +222,8 @@ import Testing
     // MARK: Errors
 
     @Test func errorsCarryTheExtendedCodeMessageAndSQL() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE t (k TEXT UNIQUE)")
         let insert = "INSERT INTO t (k) VALUES (?)"
         try connection.execute(insert, ["a"])
@@ -246,8 +247,8 @@ import Testing
     }
 
     @Test func wrongParameterCountsAreErrors() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         #expect(throws: SQLiteError.self) { try connection.query("SELECT ?, ?", [1]) }
         #expect(throws: SQLiteError.self) { try connection.query("SELECT ?", [1, 2]) }
         #expect(throws: SQLiteError.self) { try connection.query("SELECT :a", ["b": 1]) }
@@ -257,8 +258,8 @@ import Testing
     }
 
     @Test func scriptErrorsNameTheFailingStatement() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.executeScript("-- comment\nCREATE TABLE a (x);\n\nCREATE TABLE b (y); -- trailing comment\n")
         let error = try #require(throws: SQLiteError.self) {
             try connection.executeScript("CREATE TABLE c (z);\nINSERT INTO nowhere VALUES (1);\nCREATE TABLE d (w);")
@@ -271,8 +272,8 @@ import Testing
 
     @Test func transactionsCommitOrRollBack() throws {
         struct Failure: Error {}
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE t (x)")
 
         #expect(throws: Failure.self) {
@@ -299,8 +300,8 @@ import Testing
     }
 
     @Test func aStatementInUseIsNotSharedWithANestedQuery() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE t (x)")
         for x in 1...3 { try connection.execute("INSERT INTO t VALUES (?)", [.integer(Int64(x))]) }
         let sql = "SELECT x FROM t WHERE x >= ? ORDER BY x"

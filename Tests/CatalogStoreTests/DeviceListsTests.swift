@@ -9,7 +9,7 @@ import Testing
 /// profiles, updates that change the devices, rewrites that do not and a device listed twice; the
 /// migration turns `profile_devices` rows into the same lists (and leaves a view of that name with
 /// the same pairs), on SQLite and, with a test server, on PostgreSQL.
-@Suite struct DeviceListsTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceListsTests {
     private static let now = "2026-12-01T10:00:00Z"
     private static let date = Date(timeIntervalSince1970: 1_780_000_000)
 
@@ -90,8 +90,8 @@ import Testing
     }
 
     @Test func sqliteBothSidesFollowNewUpdatedAndRewrittenProfiles() throws {
-        let folder = try TemporaryDirectory()
-        let db = try Connection.openCatalogue(path: folder.path("catalog.sqlite"))
+        let folder = try Scratch()
+        let db = try Connection.openCatalogue(path: folder.file("catalog.sqlite"))
         try Self.bothSidesFollow(CatalogWriter(db), CatalogQueries(db)) { try db.query($0).map(\.values) }
         // The profile's own list keeps its order (and a device it lists twice).
         #expect(try db.query("""
@@ -110,8 +110,8 @@ import Testing
     }
 
     @Test func sqliteLinksBecomeListsOnBothSides() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         do {
             let migration = try #require(Migration.all.firstIndex { $0.name == "device_postings" })
             let old = try Connection(path: path)

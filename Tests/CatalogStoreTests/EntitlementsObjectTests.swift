@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -35,8 +36,8 @@ import Testing
 
     @Test func sqliteReadsEachValueBack() throws {
         let sample = Self.samples[2]
-        let directory = try TemporaryDirectory()
-        let db = try Connection(path: directory.path("json.sqlite"))
+        let directory = try Scratch()
+        let db = try Connection(path: directory.file("json.sqlite"))
         let rows = try db.query("SELECT key, value FROM json_each(?)", [.text(CatalogWriter.entitlementsObject(sample))])
         #expect(rows.count == sample.count)
         for (row, (key, value)) in zip(rows, sample) {

@@ -4,7 +4,7 @@ import Testing
 
 /// `Migrations+Generated.swift` must match `Migrations/*.sql`; regenerate with
 /// `Scripts/generate-migrations.sh`.
-@Suite struct GeneratedMigrationsTests {
+@Suite(.timeLimit(.minutes(10))) struct GeneratedMigrationsTests {
     /// Tests/CatalogStoreTests/<this file> → the package root.
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -7,8 +8,8 @@ import Testing
 /// one-host unique indexes are gone, so two hosts hold the same path, each upserting its own row.
 @Suite struct HostMigrationTests {
     @Test func rowsIdsAndReferencesSurviveAndBelongToTheUnnamedHost() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let now = "2026-11-30T10:00:00Z"
         do {
             let old = try catalogue(before: "host", at: path, now: now)
@@ -47,8 +48,8 @@ import Testing
     }
 
     @Test func twoHostsHoldTheSamePathEachUpsertingItsOwnRow() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection.openCatalogue(path: directory.file("catalogue.sqlite"))
         for (host, size) in [("", 1), ("mac-01", 5), ("", 2), ("mac-01", 6)] {
             try connection.execute("""
                 INSERT INTO files (host, path, size, mtime, kind, status) VALUES (?, '/x', ?, 't', 'profile', 'ok')

@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -7,8 +8,8 @@ import Testing
 /// errors of its latest run only (what `catalog errors` showed then), and every run's history.
 @Suite struct IngestFailuresMigrationTests {
     @Test func errorsOfEarlierRunsAreClearedAndTheLatestRunsStayCurrent() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let migration = try #require(Migration.all.firstIndex { $0.name == "ingest_failures" })
         do {
             let old = try Connection(path: path)

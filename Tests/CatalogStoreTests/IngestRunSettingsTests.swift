@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -15,8 +16,8 @@ import Testing
 
     @Test(arguments: [true, false])
     func theSettingsAreAppliedAndACommitAndCheckpointWork(fullFsync: Bool) throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: directory.path("catalog.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection.openCatalogue(path: directory.file("catalog.sqlite"))
         try connection.configureForIngestRun(fullFsync: fullFsync)
         // synchronous: 2 = FULL (the run's one commit is synced), 1 = NORMAL; temp_store 2 = MEMORY.
         #expect(try settings(connection) == (fullFsync ? [1, 1, 2, -16384, 2] : [0, 0, 1, -16384, 2]))
@@ -25,16 +26,16 @@ import Testing
             try connection.execute("INSERT INTO t VALUES (42)")
         }
         _ = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)")
-        let reader = try Connection.openCatalogue(path: directory.path("catalog.sqlite"), readOnly: true)
+        let reader = try Connection.openCatalogue(path: directory.file("catalog.sqlite"), readOnly: true)
         #expect(try reader.queryFirst("SELECT x FROM t")?[0].int64 == 42)
     }
 
     /// Apple's SQLite is built with checkpoint_fullfsync on by default: the settings must switch both
     /// pragmas off explicitly, not leave them as the library starts them. Here they start on.
     @Test func bothFullFsyncPragmasAreSetExplicitlyEitherWay() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try Scratch()
         for fullFsync in [false, true] {
-            let connection = try Connection.openCatalogue(path: directory.path("catalog.sqlite"))
+            let connection = try Connection.openCatalogue(path: directory.file("catalog.sqlite"))
             _ = try connection.query("PRAGMA fullfsync = ON")
             _ = try connection.query("PRAGMA checkpoint_fullfsync = ON")
             try connection.configureForIngestRun(fullFsync: fullFsync)
@@ -49,8 +50,8 @@ import Testing
     /// After a run's commit the write-ahead log is the file flushed to the medium (F_FULLFSYNC, on
     /// Darwin); a catalogue still in rollback-journal mode has none, and nothing is flushed.
     @Test func theFileFlushedAfterACommitIsTheWriteAheadLog() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalog.sqlite")
         let fresh = try Connection.openCatalogue(path: path)
         #expect(try fresh.writeAheadLogPath() == nil)
         fresh.flushCommitToMedium()
@@ -68,8 +69,8 @@ import Testing
         #else
         #expect(!Connection.platformNeedsFullFsync)
         #endif
-        let directory = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: directory.path("catalog.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection.openCatalogue(path: directory.file("catalog.sqlite"))
         try connection.configureForIngestRun()
         #expect(try settings(connection).prefix(2) == (Connection.platformNeedsFullFsync ? [1, 1] : [0, 0]))
     }

@@ -7,7 +7,7 @@ import Testing
 /// row id. Every link survives, now under the id of the profile it named; deleting a profile still
 /// deletes its links; the two redundant profile indexes are gone and a lookup by team still searches
 /// an index. On SQLite and, with a test server, on PostgreSQL.
-@Suite struct IntegerLinksMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct IntegerLinksMigrationTests {
     private static let now = "2026-12-01T10:00:00Z"
     /// Each link as (profile UUID, key or certificate, value), whichever way the profile is named.
     private static let expectedLinks = [
@@ -51,8 +51,8 @@ import Testing
     }
 
     @Test func sqliteLinksSurviveUnderTheProfilesIds() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         do {
             let old = try catalogue(before: "integer_links", at: path, now: Self.now)
             try old.execute("""

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -8,9 +9,9 @@ import Testing
 @Suite struct InterruptedWriteTests {
     /// A copy, taken mid-transaction, of a catalogue whose transaction has spilled pages into the
     /// file: what a killed writer leaves.
-    private func interruptedCopy(in directory: TemporaryDirectory) throws -> String {
-        let path = directory.path("live/catalogue.sqlite")
-        try FileManager.default.createDirectory(atPath: directory.path("live"), withIntermediateDirectories: true)
+    private func interruptedCopy(in directory: Scratch) throws -> String {
+        let path = directory.file("live/catalogue.sqlite")
+        try FileManager.default.createDirectory(atPath: directory.file("live"), withIntermediateDirectories: true)
         let writer = try Connection.openCatalogue(path: path)
         #expect(try writer.queryFirst("PRAGMA journal_mode")?[0] == .text("delete"))
         _ = try writer.query("PRAGMA cache_size = 2")
@@ -19,8 +20,8 @@ import Testing
             try writer.execute("INSERT INTO devices (udid, first_seen) VALUES (?, '2026-12-01T00:00:00Z')",
                                [.text(String(repeating: "D", count: 100) + String(index))])
         }
-        let copy = directory.path("copy/catalogue.sqlite")
-        try FileManager.default.createDirectory(atPath: directory.path("copy"), withIntermediateDirectories: true)
+        let copy = directory.file("copy/catalogue.sqlite")
+        try FileManager.default.createDirectory(atPath: directory.file("copy"), withIntermediateDirectories: true)
         for suffix in ["", "-journal"] {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
         }
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func aReadOnlyReaderIsToldWhoCanRollTheJournalBack() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try Scratch()
         let copy = try interruptedCopy(in: directory)
         let error = try #require(throws: StoreError.self) { try Connection.openCatalogue(path: copy, readOnly: true) }
         #expect(error == .interruptedWrite(path: copy))

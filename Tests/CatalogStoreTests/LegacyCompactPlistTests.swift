@@ -117,8 +117,8 @@ struct LegacyCompactPlistTests {
     /// In a catalogue: `Connection.rawPlist(uuid:)` finds the certificate in `certificate_der` and
     /// the devices in `devices` by id.
     @Test func aCatalogueRowInFormatTwoReads() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection.openCatalogue(path: directory.file("catalogue.sqlite"))
         try connection.execute("""
             INSERT INTO profiles (id, uuid, name, kind, creation_date, expiration_date, effective_expiration_date,
                 expiry_cause, sha256, first_seen, last_seen)

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -10,8 +11,8 @@ import Testing
     // MARK: Applying
 
     @Test func appliesTheInitialMigrationAndRecordsIt() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let connection = try Connection.openCatalogue(path: path)
         let migrator = try Migrator()
         #expect(try migrator.currentVersion(of: connection) == Migration.all.last?.id)
@@ -30,8 +31,8 @@ import Testing
     }
 
     @Test func everyQueriedColumnHasAnIndex() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection.openCatalogue(path: directory.file("catalogue.sqlite"))
         let expected: [(table: String, firstColumn: String)] = [
             // profiles_supersession leads with team_id; no query searches the signed expiration date (0014).
             ("profiles", "effective_expiration_date"), ("profiles", "team_id"),
@@ -60,8 +61,8 @@ import Testing
     }
 
     @Test func theSchemaEnforcesForeignKeys() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: directory.path("catalogue.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection.openCatalogue(path: directory.file("catalogue.sqlite"))
         let error = try #require(throws: SQLiteError.self) {
             try connection.execute("""
                 INSERT INTO profile_locations (path, profile_uuid, container_kind, first_seen, last_seen)
@@ -72,8 +73,8 @@ import Testing
     }
 
     @Test func reopeningIsANoOp() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let first = try Connection.openCatalogue(path: path)
         let recorded = try Migrator().appliedMigrations(first).map { "\($0.id) \($0.name) \($0.appliedAt)" }
         let second = try Connection.openCatalogue(path: path)
@@ -84,10 +85,10 @@ import Testing
     /// Builds a database at every schema version this binary knows (0 = empty) and upgrades it:
     /// the result must match a catalogue created from scratch.
     @Test func upgradesADatabaseCreatedAtEachEarlierVersion() throws {
-        let directory = try TemporaryDirectory()
-        let reference = try Connection.openCatalogue(path: directory.path("reference.sqlite"))
+        let directory = try Scratch()
+        let reference = try Connection.openCatalogue(path: directory.file("reference.sqlite"))
         for version in 0..<Migration.all.count {
-            let path = directory.path("at-\(version).sqlite")
+            let path = directory.file("at-\(version).sqlite")
             let old = try Connection(path: path)
             try Migrator(migrations: Array(Migration.all.prefix(version))).migrate(old)
             let upgraded = try Connection.openCatalogue(path: path)
@@ -97,8 +98,8 @@ import Testing
     }
 
     @Test func aFailingMigrationLeavesThePreviousVersion() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let broken = Migration(id: Migration.all.count + 1, name: "broken",
                                sql: "CREATE TABLE half_done (x);\nSELEC 1;")
         let connection = try Connection(path: path)
@@ -110,8 +111,8 @@ import Testing
     /// The pending migrations share one transaction, each in its own savepoint: one that fails in
     /// the middle is rolled back, those before it are kept, and none after it runs.
     @Test func aFailingMigrationInTheMiddleKeepsTheOnesBefore() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("catalogue.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("catalogue.sqlite"))
         let broken = Migration(id: 3, name: "broken", sql: "CREATE TABLE half_done (x);\nSELEC 1;")
         let after = Migration(id: 4, name: "after", sql: "CREATE TABLE after_broken (x);")
         let migrations = Array(Migration.all.prefix(2)) + [broken, after]
@@ -138,8 +139,8 @@ import Testing
 
     /// A catalogue from a newer binary, in either journal mode; refusing it must not even switch it to WAL.
     @Test(arguments: [false, true]) func aNewerSchemaIsRefusedAndLeftByteIdentical(wal: Bool) throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("future.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("future.sqlite")
         do {
             let connection = try Connection(path: path, wal: wal)
             try Migrator().migrate(connection)
@@ -167,8 +168,8 @@ import Testing
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUntouched() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("notes.txt")
+        let directory = try Scratch()
+        let path = directory.file("notes.txt")
         let content = Array(String(repeating: "this is not a database\n", count: 300).utf8)
         try Data(content).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
@@ -185,8 +186,8 @@ import Testing
     }
 
     @Test func someoneElsesDatabaseIsRefusedAndLeftUntouched() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("other.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("other.sqlite")
         do { try Connection(path: path, wal: false).execute("CREATE TABLE notes (text)") }
         let before = try bytes(of: path)
         #expect(throws: StoreError.notACatalogue(path: path)) { try Connection.openCatalogue(path: path) }
@@ -194,8 +195,8 @@ import Testing
     }
 
     @Test func readOnlyOpenNeedsAMigratedCatalogue() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         do { _ = try Connection(path: path) }  // an empty database: schema 0
         let known = Migration.all.last?.id ?? 0
         #expect(throws: StoreError.outdatedSchema(path: path, found: 0, known: known)) {

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import CatalogStore
@@ -14,8 +15,8 @@ import Testing
     }
 
     @Test func rowsIdsAndReferencesSurviveAndTheKeysLeadWithThePath() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let migration = try #require(Migration.all.first { $0.name == "path_first_keys" })
         let now = "2026-11-30T10:00:00Z"
         var before: [String: [[SQLValue]]] = [:]

@@ -8,7 +8,7 @@ import Testing
 /// as it was, one big enough to spill into overflow pages, a compact one), every other column of
 /// the profiles stays as it was, `rawPlist(uuid:)` reads the new table, and a profile deleted takes
 /// its plist with it. On SQLite and, with a test server, on PostgreSQL.
-@Suite struct ProfilePlistsMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct ProfilePlistsMigrationTests {
     private static let now = "2026-12-01T10:00:00Z"
 
     /// A plain XML plist of about `size` bytes: stored as it is, and given back as it is.
@@ -32,8 +32,8 @@ import Testing
         """
 
     @Test func sqlitePlistsMoveByteForByteAndTheRowsKeepTheRest() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalogue.sqlite")
+        let directory = try Scratch()
+        let path = directory.file("catalogue.sqlite")
         let before: [[SQLValue]]
         do {
             let old = try catalogue(before: "profile_plists", at: path, now: Self.now)

@@ -9,8 +9,8 @@ import Testing
 /// disagree) meet a new profile in either order.
 struct ProfileSightingTests {
     @Test func anEarlierSightingWrittenLaterMovesFirstSeenBack() throws {
-        let folder = try TemporaryDirectory()
-        let db = try Connection.openCatalogue(path: folder.path("catalog.sqlite"))
+        let folder = try Scratch()
+        let db = try Connection.openCatalogue(path: folder.file("catalog.sqlite"))
         let writer = CatalogWriter(db)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.fixtures + "/profiles/bare-plist.mobileprovision")))
         let profile = try ProfileDecoder.decode(bytes, trust: nil)

@@ -9,7 +9,7 @@ import Testing
 /// Superseded-by, `show`'s renewals, the ingest's renewal count and prune's "newest of its app id"
 /// agree, on SQLite and PostgreSQL, and the writer names each claim on a verified profile that its
 /// signature refuses — in either order of arrival.
-@Suite struct TrustedRenewalTests {
+@Suite(.timeLimit(.minutes(10))) struct TrustedRenewalTests {
     private static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
 
     private static func day(_ n: Int) -> Date { start.addingTimeInterval(Double(n) * 86_400) }
@@ -136,8 +136,8 @@ import Testing
     }
 
     @Test func sqliteRenewsOnlyWhatItsSignatureMayRenew() throws {
-        let folder = try TemporaryDirectory()
-        try Self.scenario(try Catalogue.openForWriting(path: folder.path("catalog.sqlite")), host: "")
+        let folder = try Scratch()
+        try Self.scenario(try Catalogue.openForWriting(path: folder.file("catalog.sqlite")), host: "")
     }
 
     @Test(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
@@ -150,8 +150,8 @@ import Testing
     /// The trust condition is a filter on the rows the supersession index finds, latest first: it
     /// neither sorts a group nor scans the table.
     @Test func theSupersessionIndexStillServesTheSearch() throws {
-        let folder = try TemporaryDirectory()
-        let connection = try Connection.openCatalogue(path: folder.path("catalog.sqlite"))
+        let folder = try Scratch()
+        let connection = try Connection.openCatalogue(path: folder.file("catalog.sqlite"))
         let plan = try connection.query("EXPLAIN QUERY PLAN SELECT \(CatalogQueries.supersededBy(.sqlite)) FROM profiles p")
             .compactMap { $0.string("detail") }
         #expect(plan.contains {

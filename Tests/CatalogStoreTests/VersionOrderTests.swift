@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Testing
 @testable import CatalogStore
 
@@ -53,8 +54,8 @@ import Testing
     }
 
     @Test func sqliteOrdersByTheKey() throws {
-        let directory = try TemporaryDirectory()
-        let connection = try Connection(path: directory.path("db.sqlite"))
+        let directory = try Scratch()
+        let connection = try Connection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE v (version TEXT, sort TEXT)")
         let ordered = ["0.9", "1.0", "1.0.1", "1.2", "1.9", "1.10", "1.10.3", "2.0", "10.0", "2025.0101.9",
                        "2025.0324.1016"]

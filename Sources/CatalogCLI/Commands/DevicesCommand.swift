@@ -39,8 +39,8 @@ enum DevicesCommand: Command {
                 }
             } else {
                 // One list for scripts, `type` telling profiles from builds; CSV gets every key of
-                // both. Streamed as the rows are read: a device in 20,000 profiles printed 23 MB
-                // only once every row was in memory.
+                // both. Streamed as the rows are read, so a device in many profiles needs no more
+                // memory than one row.
                 let keys = CSVRenderer.union(ProfileSummary.outputKeys, BuildSummary.outputKeys)
                 try QuerySupport.stream(columns: [], keys: keys, options.query, context) { stream in
                     try queries.forEachProfile(filter) { stream.write($0, now: filter.now) }

@@ -1,10 +1,11 @@
 /// DER bytes (a certificate, a public key) as a dictionary key. Equal keys have equal bytes; the
-/// hash reads the length and the last 64 bytes only. Hashing all of a certificate's 1–2 KB, for
-/// each of the six a profile's envelope and list carry, was 4 % of decoding a profile. The end of
+/// hash reads the length and the last bytes only, since hashing every certificate a profile's
+/// envelope and list carry in full was a visible part of decoding it. The end of
 /// a certificate is its signature and the end of a public key is its modulus or point, so distinct
 /// keys differ there; a collision costs a byte comparison, never a wrong answer.
 ///
 /// Equality is ``ByteComparison/equal(_:_:)``: every hit compares a whole certificate.
+/// Kept for speed: cold ingest (bench.py).
 struct DERKey: Hashable, Sendable {
     let bytes: [UInt8]
 

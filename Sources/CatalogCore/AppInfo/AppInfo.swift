@@ -43,7 +43,7 @@ public struct AppInfo: Sendable, Equatable {
 
     /// True when the bundle id, version or build still holds a build-setting placeholder `$(…)`.
     public var unresolved: Bool {
-        // By bytes: `String.contains(_:)` with a string searched generically, 1 µs a field.
+        // By bytes, since `String.contains(_:)` searches a string generically and slowly.
         func placeholder(_ text: String?) -> Bool {
             guard let text else { return false }
             var previous: UInt8 = 0

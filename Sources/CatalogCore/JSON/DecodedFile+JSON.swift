@@ -3,7 +3,7 @@ import Foundation
 
 // The JSON shape of decoded files. Key names are a contract with users' scripts, documented in
 // docs/json-schema.md (a test checks every command's output against it): add keys, rename only
-// where an issue says so, and say so in the README.
+// on purpose, and say so in the README and CHANGELOG.md.
 
 extension ProvisioningProfile {
     package var json: JSONValue {
@@ -40,7 +40,7 @@ extension ProvisioningProfile {
             ("der_encoded_profile_size", .optional(derEncodedProfile?.count)),
             ("unknown_keys", unknownKeys.json),
             ("sha256", .string(sha256)),
-            // Issue 13: null when verification was not run.
+            // Null when verification was not run.
             ("signature", .optional(signature?.status.rawValue)),
             ("signature_reason", .optional(signature?.reason)),
             ("der_profile", .string(derProfile.status.rawValue)),

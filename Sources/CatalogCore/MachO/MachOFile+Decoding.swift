@@ -5,7 +5,7 @@ extension MachOFile {
     static let maximumSliceCount: UInt32 = 64
     /// Largest `sizeofcmds` accepted: real binaries have a few kilobytes of load commands.
     static let maximumLoadCommandsSize: UInt32 = 16 << 20
-    /// Largest code signature read: a 2 GB binary's page hashes fill about 32 MB.
+    /// Largest code signature read: well above what the page hashes of the largest real binaries fill.
     static let maximumSignatureSize: UInt32 = 128 << 20
 
     /// `FAT_MAGIC`, `FAT_MAGIC_64` (always big-endian on disk), `MH_MAGIC`, `MH_MAGIC_64`.

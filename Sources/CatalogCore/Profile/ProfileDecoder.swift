@@ -4,7 +4,7 @@ import Foundation
 /// parses the CMS SignedData envelope (DER or BER), reads the plist it carries and types every key.
 /// A bare XML or binary plist (no envelope) is accepted too.
 package enum ProfileDecoder {
-    /// Profiles in the wild are under 100 KB; anything past this is not a profile.
+    /// Far above any real profile's size; anything past this is not a profile.
     package static let maximumSize = 16 << 20
 
     /// The keys this decoder types; every other key is kept in `unknownKeys`.

@@ -1,8 +1,8 @@
 /// The developer certificates decoded so far in this process, by DER: a team's thousands of
 /// profiles list the same few certificates, and each was parsed and fingerprinted (SHA-1 and
-/// SHA-256) once per profile — 0.24 s of a cold ingest of the benchmark tree, for 250 distinct
-/// certificates. Only certificates that decode are kept. Bounded; thread-safe (ingest decodes on
-/// two threads), like ``ChainCache``.
+/// SHA-256) once per profile otherwise. Only certificates that decode are kept. Bounded;
+/// thread-safe (ingest decodes on several threads), like ``ChainCache``.
+/// Kept for speed: cold ingest (bench.py).
 final class DeveloperCertificateCache: Sendable {
     static let shared = DeveloperCertificateCache()
 

@@ -1,7 +1,7 @@
 import CCatalogZlib
 
 /// A ``RangeReader`` over a deflated zip entry that keeps only the ranges asked for: it inflates
-/// forward, dropping what lies before the next range, so a 300 MB executable costs its inflating
+/// forward, dropping what lies before the next range, so a huge executable costs its inflating
 /// time but not its size in memory. A range before the current position restarts the stream from
 /// the beginning (the Mach-O reader asks in increasing order, so that is rare).
 ///

@@ -238,8 +238,8 @@ package struct ZipArchive: Sendable {
             candidate + Int(eocdSize) + Int(tail[tail.startIndex...].u16(candidate + 20))
         }
         // From the end backwards: the first record whose comment ends the file is the answer, and
-        // in an archive without a comment it is the last 22 bytes, so the rest of the tail (up to
-        // 64 KB) is not scanned. Else the record nearest the end whose comment fits.
+        // in an archive without a comment it is the record's own size from the end, so the rest of
+        // the tail is not scanned. Else the record nearest the end whose comment fits.
         var fallback: Int?
         var index = tail.count - Int(eocdSize)
         while index >= 0 {

@@ -108,7 +108,7 @@ package final class Catalogue {
     }
 
     /// The queries of the catalogue `name` names (`--db`, `$CATALOG_DB`), opened to read: a SQLite
-    /// file (``openForReading(path:)``), or a PostgreSQL database (`postgresql://…`, issue 16), which
+    /// file (``openForReading(path:)``), or a PostgreSQL database (`postgresql://…`), which
     /// must be at this binary's schema. Needs libpq only for PostgreSQL.
     package static func openQueries(_ name: String) throws -> CatalogQueries {
         switch CatalogueEngine(name) {

@@ -28,11 +28,11 @@ extension Connection {
             return connection
         }
         try migrator.checkCompatible(connection)
-        // A new file stays in rollback-journal mode until its first run ends (issue 15): SQLite
-        // journals only the pages a file had when the transaction began, so the first ingest writes
-        // each page once, where WAL mode writes it to the log and copies it again at the checkpoint
-        // (a cold ingest of the benchmark tree: 4.01 s → 3.55 s). Readers lose nothing that exists:
-        // until that run commits the catalogue holds no rows. The next write opens it in WAL mode.
+        // A new file stays in rollback-journal mode until its first run ends: SQLite journals only
+        // the pages a file had when the transaction began, so the first ingest writes each page
+        // once, where WAL mode writes it to the log and copies it again at the checkpoint (kept for
+        // speed: cold ingest, bench.py). Readers lose nothing that exists: until that run commits
+        // the catalogue holds no rows. The next write opens it in WAL mode.
         if try migrator.currentVersion(of: connection) > 0 { try connection.enableWAL() }
         try migrator.migrate(connection)
         return connection
@@ -46,7 +46,7 @@ extension Connection {
               headerSaysWAL(path) == true else { return nil }
         let shm = path + "-shm"
         if !FileManager.default.fileExists(atPath: shm) {
-            // Left in WAL mode by a catalog before issue 9, or by an ingest that could not switch back
+            // Left in WAL mode by an older catalog, or by an ingest that could not switch back
             // because another process held the file.
             return .cannotOpen(path: path, reason: """
                 it is in WAL mode without its -shm file, which a reader without write access to its folder \

@@ -26,8 +26,9 @@ package enum VersionOrder {
         return components.map(componentKey).joined(separator: ".")
     }
 
-    /// The key of an all-ASCII version (nearly every one), from its bytes: the writer built two per
-    /// build by Characters, 3 µs each. Nil for any other version.
+    /// The key of an all-ASCII version (nearly every one), from its bytes, since the writer builds
+    /// two per build and going by Characters is slow. Nil for any other version.
+    /// Kept for speed: cold ingest (bench.py).
     private static func asciiKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }

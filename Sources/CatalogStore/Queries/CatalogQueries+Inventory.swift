@@ -85,7 +85,7 @@ extension CatalogQueries {
             """, hosts).map(IngestErrorSummary.init)
     }
 
-    /// How many profiles have each signature status (issue 13); nil counts those catalogued before
+    /// How many profiles have each signature status; nil counts those catalogued before
     /// verification existed or with it off (`unchecked`).
     func profilesBySignature() throws -> [ProfileSignature.Status?: Int] {
         var counts: [ProfileSignature.Status?: Int] = [:]

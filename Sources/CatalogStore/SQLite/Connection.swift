@@ -22,13 +22,11 @@ package final class Connection {
     /// Process-wide SQLite settings, made once before the first connection opens.
     private static let configureSQLite: Void = { _ = ccatalog_sqlite_stop_memory_statistics() }()
 
-    /// The page size of a catalogue file this binary creates: 16 KB, where SQLite's default is 4 KB.
-    /// A profile's stored plist (a few KB compact) spilled into 4 KB overflow pages, each partly
-    /// filled, and every page is a system call to write and a page-cache entry to manage. Default
-    /// benchmark tree: catalogue 87.2 → 80.7 MB. 100,000 profiles: 692 → 630 MB, system time of a
-    /// cold ingest 3.1–3.6 → 2.3–2.6 s, wall paired 0.97 (seven pairs, six faster); 32 and 64 KB were
-    /// no faster. A file made before keeps its pages (SQLite changes them only in a `VACUUM`,
-    /// which catalog never runs).
+    /// The page size of a catalogue file this binary creates, larger than SQLite's default so that a
+    /// profile's stored plist does not spill into several partly filled overflow pages, each a
+    /// system call to write and a page-cache entry to manage. A file made before keeps its pages
+    /// (SQLite changes them only in a `VACUUM`, which catalog never runs).
+    /// Kept for speed and size: cold ingest and catalogue size (bench.py).
     static let newFilePageSize = 16_384
 
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.

@@ -555,8 +555,9 @@ package final class CatalogWriter {
         // The device ids an update replaces, read with the hash before the upsert overwrites them.
         let oldDeviceIDs = existing?.deviceIDs.map { StoredJSON().ids($0) } ?? []
         // Positional values in the column order of `HotStatement.upsertProfile`: this statement runs
-        // once per new profile, and a dictionary of 31 named values, the lookup of its 2.6 KB of
-        // SQL by text and binding by name were a third of its cost on the writing thread.
+        // once per new profile, and a dictionary of named values, the lookup of its long SQL by
+        // text and binding by name were a large part of its cost on the writing thread (kept for
+        // speed: cold ingest, bench.py).
         let seen = SQLValue(now)
         let values: [SQLValue] = [
             .text(profile.uuid), .text(profile.name), SQLValue(profile.appIDName), SQLValue(profile.teamID),
@@ -647,8 +648,9 @@ package final class CatalogWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `ids` as a JSON array, digits written straight into one buffer: making a `String` of each id
-    /// and joining them was 1 % of a cold ingest's samples (292,000 links on the bench tree).
+    /// `ids` as a JSON array, digits written straight into one buffer rather than a `String` made of
+    /// each id and joined, since every device link of a run goes through here.
+    /// Kept for speed: cold ingest (bench.py).
     static func jsonArray(_ ids: [Int64]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(ids.count * 8 + 2)

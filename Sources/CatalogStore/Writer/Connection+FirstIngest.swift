@@ -9,10 +9,10 @@ extension Connection {
 
     /// Inside the run's transaction, when the catalogue holds nothing yet (a first ingest): drops
     /// the secondary indexes and returns their definitions, for ``createIndexes(_:)`` to build once
-    /// the rows are in — sorting each index once costs less than updating it row by row (a cold
-    /// ingest of 11,769 files: 1.8 s → 1.45 s + 0.13 s to build them). Nothing when the catalogue
-    /// is not empty. The drop is part of the transaction: a run that fails or is killed rolls it
-    /// back with everything else.
+    /// the rows are in — sorting each index once costs less than updating it row by row. Nothing
+    /// when the catalogue is not empty. The drop is part of the transaction: a run that fails or is
+    /// killed rolls it back with everything else.
+    /// Kept for speed: cold ingest (bench.py).
     func dropSecondaryIndexesIfEmpty() throws -> [String] {
         guard try holdsNothing() else { return [] }
         let indexes = try query(Self.secondaryIndexes).compactMap { row -> (String, String)? in
@@ -26,10 +26,10 @@ extension Connection {
     /// Builds the indexes ``dropSecondaryIndexesIfEmpty()`` dropped, from their definitions.
     ///
     /// SQLite sorts each index's keys in runs of the page cache's size and merges them from
-    /// temporary files; with the run's `temp_store = MEMORY` those files were memory, and building
-    /// the device-link index of 100,000 profiles took the ingest's peak RSS from 143 to 270 MB. The
-    /// runs go to temporary files on disk instead: peak RSS 175 MB, in the same time (22.0 s
-    /// against 22.3–24.8 s).
+    /// temporary files; with the run's `temp_store = MEMORY` those files would be memory, and
+    /// building a large tree's device-link index would nearly double the ingest's peak memory, so the
+    /// runs go to temporary files on disk instead, at no cost in time.
+    /// Kept for memory: ingest peak RSS of the large tree (bench.py).
     func createIndexes(_ definitions: [String]) throws {
         guard !definitions.isEmpty else { return }
         // SQLite refuses the switch inside a transaction once the temporary database is open; the
@@ -40,11 +40,11 @@ extension Connection {
     }
 
     /// Before the transaction of a run into a catalogue that holds nothing yet: switches foreign-key
-    /// enforcement off (it cannot change inside a transaction), so that the 292,000 device links of
-    /// the benchmark tree are not each checked against two tables as they are inserted (its cold
-    /// ingest: 3.6 s → 3.4 s). ``checkForeignKeys()`` checks everything once before the run
-    /// commits, so what is stored is held to the same rule. Returns whether it did; the caller
-    /// switches enforcement back on after the transaction, however it ended.
+    /// enforcement off (it cannot change inside a transaction), so that each device link is not
+    /// checked against two tables as it is inserted. ``checkForeignKeys()`` checks everything once
+    /// before the run commits, so what is stored is held to the same rule. Returns whether it did;
+    /// the caller switches enforcement back on after the transaction, however it ended.
+    /// Kept for speed: cold ingest (bench.py).
     func deferForeignKeysIfEmpty() throws -> Bool {
         guard !isInTransaction, try holdsNothing() else { return false }
         try execute("PRAGMA foreign_keys = OFF")
@@ -58,8 +58,9 @@ extension Connection {
     /// by range when each parent's ids are exactly 1…n (count = max, min ≥ 1, as a first ingest
     /// leaves them): then a reference resolves if and only if it lies in 1…n, and the child
     /// column's least and greatest values say that with two index lookups. `PRAGMA
-    /// foreign_key_check` looks every row up instead (the benchmark tree's 292,000 device links:
-    /// 84 of the check's 150 ms). Any other table, or a parent with gaps, gets the PRAGMA.
+    /// foreign_key_check` looks every row up instead, which for the device links is most of the
+    /// check. Any other table, or a parent with gaps, gets the PRAGMA.
+    /// Kept for speed: cold ingest (bench.py).
     func checkForeignKeys() throws {
         let references = try query("""
             SELECT m.name AS child, f."from" AS column, f."table" AS parent

@@ -15,9 +15,9 @@ extension Connection {
         #endif
     }
 
-    /// Settings for an ingest run, which is one large transaction. A 16 MB page cache (SQLite spills
-    /// the rest to the WAL; a larger one bought no speed and cost 50 MB of RSS) and temporary tables
-    /// in memory.
+    /// Settings for an ingest run, which is one large transaction. A page cache large enough for the
+    /// run's working set and no larger (SQLite spills the rest to the WAL, and more only costs
+    /// memory) and temporary tables in memory.
     ///
     /// Durability: with `synchronous = NORMAL` in WAL mode a commit does not sync the WAL, so a power
     /// cut may lose the last run; a checkpoint syncs before it copies, so the file stays consistent

@@ -1,8 +1,9 @@
-/// The writer's row ids of the devices it has met, by identifier (issue 15). Open addressing: a
-/// slot holds a short identifier's words (``DeviceKey``) beside its id, so a lookup reads one
-/// slot, where `[DeviceKey: Int64]` read an occupancy bitmap, the key and the value from three
-/// places and hashed six words with SipHash (3.3 % of a cold ingest's CPU at 100,000 profiles).
-/// Identifiers longer than 40 bytes, which Apple does not issue, are kept by their text beside it.
+/// The writer's row ids of the devices it has met, by identifier. Open addressing: a slot holds a
+/// short identifier's words (``DeviceKey``) beside its id, so a lookup reads one slot, where
+/// `[DeviceKey: Int64]` reads an occupancy bitmap, the key and the value from three places and
+/// hashes with SipHash. Identifiers longer than ``DeviceKey`` holds, which Apple does not issue, are
+/// kept by their text beside it.
+/// Kept for speed: cold ingest (bench.py).
 struct DeviceIDTable {
     private struct Slot {
         var key: DeviceKey

@@ -1,9 +1,9 @@
 /// A device identifier as ``DeviceIDTable`` keeps it: its UTF-8 in five words when it is at most 40
 /// bytes (both UDID spellings are), so that a lookup compares words in the table's own slot. With
 /// `String` keys, every hit compared the text with a key stored elsewhere in memory, a cache miss
-/// each time: three quarters of the time the writer spent finding the ids of a profile's devices
-/// (292,000 lookups in a cold ingest of the bench tree). A longer identifier is not short: the
-/// table keeps it by its text.
+/// each time, and most of the time the writer spent finding the ids of a profile's devices went
+/// there. A longer identifier is not short: the table keeps it by its text.
+/// Kept for speed: cold ingest (bench.py).
 struct DeviceKey: Equatable {
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// The identifier's UTF-8 length.

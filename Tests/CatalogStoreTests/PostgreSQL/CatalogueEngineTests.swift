@@ -1,7 +1,7 @@
 import Testing
 @testable import CatalogStore
 
-@Suite struct CatalogueEngineTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogueEngineTests {
     @Test func urisSelectPostgreSQLAndEverythingElseIsASQLitePath() {
         #expect(CatalogueEngine("postgresql://db/catalog") == .postgreSQL(connectionString: "postgresql://db/catalog"))
         #expect(CatalogueEngine("postgres://db/catalog").isPostgreSQL)

@@ -2,7 +2,7 @@ import Testing
 @testable import CatalogStore
 
 /// Passwords never appear in what is shown of a connection string, however they are written.
-@Suite struct ConnectionStringTests {
+@Suite(.timeLimit(.minutes(10))) struct ConnectionStringTests {
     // MARK: URIs
 
     @Test(arguments: [

@@ -4,7 +4,7 @@ import Testing
 @testable import CatalogStore
 
 /// libpq is loaded at run time; when it cannot be, the error says what to install.
-@Suite struct LibPQLoaderTests {
+@Suite(.timeLimit(.minutes(10))) struct LibPQLoaderTests {
     @Test func aMissingLibraryNamesWhatToInstall() throws {
         let result = LibPQ.load(candidates: ["/nonexistent/libpq-catalog-test.so.5", "libpq-catalog-test.so.5"])
         guard case .failure(let error) = result else {

@@ -4,7 +4,7 @@ import Testing
 @testable import CatalogStore
 
 /// The PostgreSQL connection against a real server (``PostgresTestServer``).
-@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct PostgreSQLConnectionTests {
     // MARK: Connecting
 

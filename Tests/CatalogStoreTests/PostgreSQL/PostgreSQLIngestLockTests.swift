@@ -5,7 +5,7 @@ import Testing
 
 /// The per-host advisory ingest lock: a second holder for the same host waits (and is told), another
 /// host does not.
-@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct PostgreSQLIngestLockTests {
     @Test func aSecondIngestForTheSameHostWaitsAndSaysSo() throws {
         let database = try PostgresTestDatabase()
@@ -62,7 +62,9 @@ struct PostgreSQLIngestLockTests {
             try killed.lockIngest(host: host, waitingUpTo: 1)
         }
         // The server may take a moment to notice the session ended, hence the wait allowed.
-        try database.connect().lockIngest(host: host, waitingUpTo: 5)
+        let next = try database.connect()
+        try next.lockIngest(host: host, waitingUpTo: 5)
+        #expect(try next.unlockIngest(host: host), "the new session holds the lock")
     }
 
     @Test func lockKeysAreStableAndDistinct() {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CatalogStore
 
-@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct PostgreSQLMigratorTests {
     @Test func appliesEveryMigrationInOneGoAndRecordsThem() throws {
         let database = try PostgresTestDatabase()

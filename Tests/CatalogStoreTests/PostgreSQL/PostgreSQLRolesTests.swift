@@ -5,7 +5,7 @@ import Testing
 
 /// The README's database and roles, run as written (with names made unique for the test): the
 /// ingest role creates the schema and writes; the lookup role reads every table and writes nothing.
-@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct PostgreSQLRolesTests {
     /// The README's ```sql block under its "### PostgreSQL" section, split at its `\connect` line.
     static func readmeStatements() throws -> (server: [String], database: [String]) {

@@ -4,7 +4,7 @@ import Testing
 
 /// The throwaway cluster's Unix socket must fit in `sockaddr_un`: under macOS's temporary folder
 /// (`/private/var/folders/…/T/`) it would not, and the server would never start.
-@Suite struct PostgresTestServerTests {
+@Suite(.timeLimit(.minutes(10))) struct PostgresTestServerTests {
     static let socket = "/socket/.s.PGSQL.5432"
     /// macOS's temporary folder for a user, as `realpath` spells it.
     static let macOSTemporary = "/private/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/"
@@ -19,7 +19,7 @@ import Testing
         #expect((here + Self.socket).utf8.count <= PostgresTestServer.maximumSocketPath, "\(here)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func theScriptRefusesAFolderTooLongForTheSocketAndSaysWhy() throws {
         let folder = TestPaths.temporary + "catalog-postgres-" + String(repeating: "x", count: 100)
         defer { try? FileManager.default.removeItem(atPath: folder) }

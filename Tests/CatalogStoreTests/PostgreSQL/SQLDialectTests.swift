@@ -2,7 +2,7 @@ import Testing
 @testable import CatalogStore
 
 /// The read side's SQL is written with SQLite's parameters; PostgreSQL gets them numbered.
-@Suite struct SQLDialectTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLDialectTests {
     @Test func placeholdersAreNumberedAsSQLiteNumbersThem() {
         #expect(SQLDialect.numberedPlaceholders("a = ? AND b = ?") == "a = $1 AND b = $2")
         // ?NNN is parameter NNN; a bare ? is one more than the largest so far.

@@ -5,7 +5,7 @@ import Testing
 
 /// Schema N is one model on both engines: each SQLite migration has its PostgreSQL counterpart under
 /// the same number (no server needed).
-@Suite struct SchemaVersionTests {
+@Suite(.timeLimit(.minutes(10))) struct SchemaVersionTests {
     @Test func bothEnginesReachTheSameSchemaVersion() {
         #expect(Migration.postgreSQL.last?.id == Migration.all.last?.id,
                 "each SQLite migration needs its PostgreSQL counterpart under the same number")
@@ -14,11 +14,11 @@ import Testing
 
 /// The SQLite schema (Migrations/*.sql) and the PostgreSQL one (Migrations/postgresql/*.sql) are one
 /// model: after migrating both, their tables, columns, keys and foreign keys agree.
-@Suite(.enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PostgresTestDatabase.enabled, PostgresTestDatabase.skipReason))
 struct SchemaAgreementTests {
     @Test func tablesColumnsKeysAndForeignKeysAgree() throws {
-        let directory = try TemporaryDirectory()
-        let sqlite = try SchemaShape(sqlite: Connection.openCatalogue(path: directory.path("catalogue.sqlite")))
+        let directory = try Scratch()
+        let sqlite = try SchemaShape(sqlite: Connection.openCatalogue(path: directory.file("catalogue.sqlite")))
 
         let database = try PostgresTestDatabase()
         defer { database.drop() }
@@ -39,8 +39,8 @@ struct SchemaAgreementTests {
     }
 
     @Test func theHostDimensionIsInTheKeysOnBothEngines() throws {
-        let directory = try TemporaryDirectory()
-        let sqlite = try SchemaShape(sqlite: Connection.openCatalogue(path: directory.path("catalogue.sqlite")))
+        let directory = try Scratch()
+        let sqlite = try SchemaShape(sqlite: Connection.openCatalogue(path: directory.file("catalogue.sqlite")))
         #expect(sqlite.tables["profile_locations"]?.uniques.contains(["host", "path"]) == true)
         #expect(sqlite.tables["builds"]?.uniques.contains(["app_path", "host", "path"]) == true)
         #expect(sqlite.tables["files"]?.primaryKey == ["host", "path"])
