@@ -17,6 +17,7 @@ enum BuildsCommand: Command {
         OptionSpec(name: "build", value: "b", help: "Only this build number (CFBundleVersion)."),
         OptionSpec(name: "team", value: "id", help: "Only this team."),
         OptionSpec(name: "profile", value: "profile", help: "Only builds that embed this profile: a UUID or a unique prefix of 8+ hex\ndigits, a path or a name, as show takes them."),
+        OptionSpec(name: "uuid", value: "uuid", help: "Only builds with an executable or dSYM of this Mach-O UUID (a crash report's;\nany case, dashes optional), with where it is in each."),
         OptionSpec(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date."),
         OptionSpec(name: "limit", value: "n", help: "At most N builds."),
         QuerySupport.asOfOption,
@@ -33,15 +34,19 @@ enum BuildsCommand: Command {
         Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
         Column.host,
         Column(key: "path", header: "PATH"),
+        // Only `--uuid`: where the binary is inside the build.
+        Column(key: "binary_path", header: "BINARY", tableOnlyWhenSet: true),
+        Column(key: "dsym_path", header: "DSYM", tableOnlyWhenSet: true),
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
     ].ranked(["bundle_id", "formatted_version", "launches_until", "source_kind", "removed_at", "profile_kind", "path", "host",
-              "archived_at", "profile_uuid"])
+              "binary_path", "dsym_path", "archived_at", "profile_uuid"])
 
     static func run(_ options: BuildsOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
         var filter = options.filter
         if let typed = filter.profileUUID { filter.profileUUID = try ProfileLookup.uuid(typed, host: options.query.host, queries) }
-        try QuerySupport.stream(columns: columns, keys: BuildSummary.outputKeys, options.query, context) { stream in
+        let keys = BuildSummary.outputKeys + (filter.binaryUUID == nil ? [] : BuildSummary.binaryMatchKeys)
+        try QuerySupport.stream(columns: columns, keys: keys, options.query, context) { stream in
             try queries.forEachBuild(filter) { stream.write($0.output(now: filter.now)) }
         }
         return 0

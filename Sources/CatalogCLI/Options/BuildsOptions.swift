@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogStore
 import Foundation
 
@@ -15,6 +16,12 @@ struct BuildsOptions: CommandOptions {
         filter.teamID = arguments.value("team")
         // As typed: ``BuildsCommand`` turns it into a UUID once the catalogue is open.
         filter.profileUUID = arguments.value("profile")
+        if let typed = arguments.value("uuid") {
+            guard let uuid = MachOFile.canonicalUUID(typed) else {
+                throw UsageError(message: "--uuid \(typed): not a UUID (32 hex digits, dashes optional)")
+            }
+            filter.binaryUUID = uuid
+        }
         filter.since = try arguments.date("since")
         filter.presence = try QuerySupport.presence(arguments)
         query = try QueryOptions(arguments, context)
