@@ -22,6 +22,8 @@ import Testing
             ["versions", "com.example.app"], ["certificates"], ["devices"], ["devices", device, "--as-of", "2026-11-20"],
             ["runs"], ["errors"],
             ["verify", fixtures + "/profiles/ios-adhoc.mobileprovision", fixtures + "/malformed/garbage.mobileprovision"],
+            ["verify", fixtures + "/codesign/ExtraEntitlements.app", fixtures + "/codesign/Signed.ipa",
+             fixtures + "/profiles/ios-adhoc.mobileprovision", "--as-of", "2026-09-01"],
             ["prune", fixtures + "/renewals", fixtures + "/profiles", "--expired", "--superseded", "--as-of", "2026-11-20"],
             ["show", adhoc, "--as-of", "2026-11-20"], ["stats"],
         ]

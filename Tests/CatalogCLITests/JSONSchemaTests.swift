@@ -59,7 +59,9 @@ import Testing
                 + device.filter { $0["type"] as? String == "profile" },
             "certificate row": try list(["certificates"]) + expiring.filter { $0["type"] as? String == "certificate" },
             "build row": try list(["builds"]) + (try list(["expiring", "--builds", "--as-of", "2026-11-20", "--days", "400"]))
-                + device.filter { $0["type"] as? String == "build" },
+                + device.filter { $0["type"] as? String == "build" }
+                + (try Catalogue(ingesting: [CatalogProcess.fixtures + "/codesign/Signed.xcarchive"])
+                    .records(["builds", "--uuid", "22F2EF0F-3CB2-B91A-AD73-2F5B5124AF60"])),
             "version row": try list(["versions", "com.example.app"]),
             "device row": try list(["devices"]),
             "run row": try list(["runs"]),

@@ -61,6 +61,7 @@ struct PostgreSQLQueriesTests {
                 ["expiring", "--days", "400", "--include-expired", "--host", "build-02"] + asOf,
                 ["expiring", "--builds", "--days", "400", "--include-expired", "--host", "build-02"] + asOf,
                 ["builds", "--include-removed", "--host", "build-02"] + asOf,
+                ["builds", "--uuid", BuildsByUUIDTests.mainUUID.lowercased().replacingOccurrences(of: "-", with: "")] + asOf,
                 ["versions", "com.example.app", "--include-removed", "--host", "Build-02"],
                 ["devices", udid, "--host", "build-01"] + asOf, ["runs", "--host", "build-02"],
                 ["errors", "--host", "build-02"], ["show", uuid, "--host", "build-02"] + asOf,
@@ -227,6 +228,14 @@ struct PostgreSQLQueriesTests {
         var launching = CatalogQueries.BuildFilter()
         launching.launchesUntilBy = now.addingTimeInterval(365 * 86_400)
         buildFilters.append(launching)
+        // A crash report's UUIDs: the app's (its executable and the archive's dSYM) and a framework's.
+        for uuid in [BuildsByUUIDTests.mainUUID, BuildsByUUIDTests.frameworkUUID] {
+            var f = CatalogQueries.BuildFilter()
+            f.binaryUUID = uuid
+            f.presence = .any
+            #expect(try a.builds(f).count >= 3, "\(uuid)")
+            buildFilters.append(f)
+        }
         for (index, f) in buildFilters.enumerated() { try same("builds \(index)") { try $0.builds(f) } }
 
         for profile in try a.profiles(filters[1].1) {

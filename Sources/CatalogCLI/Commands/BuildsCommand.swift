@@ -15,6 +15,7 @@ enum BuildsCommand: Command {
     static let examples = [
         "catalog builds com.example.app",
         "catalog builds --profile 6F1C2E6A --limit 10",
+        "catalog builds --uuid 22f2ef0f-3cb2-b91a-ad73-2f5b5124af60",
     ]
 
     static let columns: [Column] = [
@@ -27,15 +28,19 @@ enum BuildsCommand: Command {
         Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
         Column.host,
         Column(key: "path", header: "PATH"),
+        // Only `--uuid`: where the binary is inside the build.
+        Column(key: "binary_path", header: "BINARY", tableOnlyWhenSet: true),
+        Column(key: "dsym_path", header: "DSYM", tableOnlyWhenSet: true),
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
     ].ranked(["bundle_id", "formatted_version", "launches_until", "source_kind", "removed_at", "profile_kind", "path", "host",
-              "archived_at", "profile_uuid"])
+              "binary_path", "dsym_path", "archived_at", "profile_uuid"])
 
     static func run(_ options: BuildsOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)
         var filter = options.filter
         if let typed = filter.profileUUID { filter.profileUUID = try ProfileLookup.uuid(typed, host: options.query.host, queries) }
-        try QuerySupport.stream(columns: columns, keys: BuildSummary.outputKeys, options.query, context) { stream in
+        let keys = BuildSummary.outputKeys + (filter.binaryUUID == nil ? [] : BuildSummary.binaryMatchKeys)
+        try QuerySupport.stream(columns: columns, keys: keys, options.query, context) { stream in
             try queries.forEachBuild(filter) { stream.write($0.output(now: filter.now)) }
         }
         return 0

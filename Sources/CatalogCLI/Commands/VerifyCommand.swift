@@ -2,21 +2,27 @@ import CatalogCore
 import CatalogStore
 import Foundation
 
-/// `catalog verify FILE|UUID...`: checks profile signatures now and prints each verdict.
+/// `catalog verify FILE|BUILD|UUID...`: checks profile signatures now, and a build's signature
+/// against its embedded profile, and prints each verdict.
 enum VerifyCommand: Command {
     static let name = "verify"
-    static let abstract = "Verify profiles' signatures: CMS signature, chain to Apple's pinned roots, DER copy."
+    static let abstract = "Verify profiles' signatures (CMS, chain to Apple's pinned roots, DER copy) and builds' code signatures."
     static let discussion: String? = """
         A FILE (profile, .app, .xcarchive or .ipa) is decoded and its profile verified. A UUID is
         looked up in the catalogue and the profile file at one of its present locations verified
         again; when none is readable, the verdict stored at ingest is printed (source: catalogue).
-        Statuses: verified, unsigned, invalid, untrusted, error. Exits 1 unless every one is verified.
+        Statuses: verified, unsigned, invalid, untrusted, error. A build's code signatures are also
+        checked against its embedded profiles (signing_problems: unsigned, ad-hoc, no-profile,
+        certificate-not-in-profile, team-mismatch, bundle-id-not-covered, entitlement-not-allowed,
+        profile-expired, certificate-expired, get-task-allow-mismatch; the dated ones at --as-of).
+        Exits 1 unless every profile is verified and no build has a signing problem.
         No revocation check: that needs the network.
         """
-    static let arguments = [ArgumentSpec(name: "profile", help: "A profile file, bundle or archive, or a catalogued profile UUID.", variadic: true)]
+    static let arguments = [ArgumentSpec(name: "profile", help: "A profile file, build (.app, .ipa, .xcarchive), or a catalogued profile UUID.", variadic: true)]
     static let examples = [
         "catalog verify App.mobileprovision",
-        "catalog verify MyApp.xcarchive 6F1C2E6A-1B0E-4C41-9E53-2D3B4A5C6D7E",
+        "catalog verify MyApp.xcarchive --as-of 2027-01-01",
+        "catalog verify 6F1C2E6A-1B0E-4C41-9E53-2D3B4A5C6D7E",
     ]
 
     static let columns: [Column] = [
@@ -24,15 +30,27 @@ enum VerifyCommand: Command {
         Column(key: "uuid", header: "UUID"),
         Column(key: "der_profile", header: "DER COPY"),
         Column(key: "signature_reason", header: "REASON"),
+        Column(key: "signing_problems", header: "PROBLEMS", display: problemsText),
         Column(key: "path", header: "PATH"),
-    ].ranked(["signature", "path", "signature_reason", "uuid", "der_profile"])
+    ].ranked(["signature", "path", "signing_problems", "signature_reason", "uuid", "der_profile"])
+
+    /// A table's cell: each problem's code and the executable it concerns; the messages are in JSON.
+    @Sendable static func problemsText(_ value: JSONValue) -> String {
+        guard case .array(let problems) = value else { return "" }
+        if problems.isEmpty { return "none" }
+        return problems.map { problem in
+            let code = problem["code"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"
+            let executable = problem["executable"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"
+            return "\(code) (\(executable))"
+        }.joined(separator: ", ")
+    }
 
     static func run(_ options: VerifyOptions, _ context: CommandContext) throws -> Int32 {
         var queries: CatalogQueries?
         var records: [JSONValue] = []
         for target in options.targets {
             if FileManager.default.fileExists(atPath: target) {
-                records.append(verifyFile(target))
+                records.append(verifyFile(target, asOf: options.query.asOf))
                 continue
             }
             guard UUID(uuidString: target) != nil else {
@@ -48,7 +66,7 @@ enum VerifyCommand: Command {
                 continue
             }
             if let path = stored.paths.first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
-                records.append(verifyFile(path))
+                records.append(verifyFile(path, asOf: options.query.asOf))
             } else {
                 let status = stored.signature
                 records.append(record(path: stored.paths.first, uuid: stored.uuid, status ?? .error,
@@ -58,20 +76,26 @@ enum VerifyCommand: Command {
         }
         QuerySupport.print(records, columns: columns, options.query, context)
         let allVerified = records.allSatisfy { $0["signature"] == .string(ProfileSignature.Status.verified.rawValue) }
-        return allVerified ? 0 : 1
+        let noProblem = records.allSatisfy { $0["signing_problems"] == .null || $0["signing_problems"] == .array([]) }
+        return allVerified && noProblem ? 0 : 1
     }
 
-    static func verifyFile(_ path: String) -> JSONValue {
+    /// A profile's verdict; for a build, its embedded profile's and its signing problems at `asOf`.
+    static func verifyFile(_ path: String, asOf: Date) -> JSONValue {
         do {
             let profile: ProvisioningProfile
             switch try FileDecoder.decode(path: path) {
             case .profile(let decoded): profile = decoded
             case .build(let artifact):
+                let problems = artifact.signingProblems(asOf: asOf)
                 guard let embedded = artifact.profile else {
                     let why = artifact.profileError.map { "embedded profile: \($0.message)" } ?? "no embedded profile"
-                    return record(path: path, uuid: nil, .error, why, der: nil, source: "file")
+                    return record(path: path, uuid: nil, .error, why, der: nil, problems: problems, source: "file")
                 }
-                profile = embedded
+                let signature = embedded.signature ?? ProfileSignature(.error, "not verified")
+                return record(path: path, uuid: embedded.uuid, signature.status, signature.reason,
+                              der: embedded.derProfile.status.rawValue, differences: embedded.derProfile.differences,
+                              problems: problems, source: "file")
             case .infoPlist:
                 return record(path: path, uuid: nil, .error, "an Info.plist, not a provisioning profile", der: nil, source: "file")
             }
@@ -86,7 +110,8 @@ enum VerifyCommand: Command {
     }
 
     static func record(path: String?, uuid: String?, _ status: ProfileSignature.Status, _ reason: String,
-                       der: String?, differences: [String] = [], source: String) -> JSONValue {
+                       der: String?, differences: [String] = [], problems: [SigningProblem]? = nil,
+                       source: String) -> JSONValue {
         .object([
             ("type", .string("signature")),
             ("path", .optional(path)),
@@ -96,6 +121,8 @@ enum VerifyCommand: Command {
             ("der_profile", .optional(der)),
             ("der_profile_differences", .strings(differences)),
             ("source", .string(source)),
+            // Null for a profile: only a build has code signatures to check.
+            ("signing_problems", problems.map { .array($0.map(\.json)) } ?? .null),
         ])
     }
 }

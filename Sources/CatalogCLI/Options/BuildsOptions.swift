@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogStore
 import Foundation
 
@@ -11,11 +12,12 @@ struct BuildsOptions: CommandOptions {
     static let build = ValueOption(name: "build", value: "b", help: "Only this build number (CFBundleVersion).")
     static let team = ValueOption(name: "team", value: "id", help: "Only this team.")
     static let profile = ValueOption(name: "profile", value: "profile", help: "Only builds that embed this profile: a UUID or a unique prefix of 8+ hex\ndigits, a path or a name, as show takes them.")
+    static let uuid = ValueOption(name: "uuid", value: "uuid", help: "Only builds with an executable or dSYM of this Mach-O UUID (a crash report's;\nany case, dashes optional), with where it is in each.")
     static let since = ValueOption(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date.")
     static let limit = ValueOption(name: "limit", value: "n", help: "At most N builds.")
     static let presence = QuerySupport.presenceOptions("builds")
     static let declared = QuerySupport.commonOptions + [
-        version, build, team, profile, since, limit, QuerySupport.asOfOption, QuerySupport.hostOption,
+        version, build, team, profile, uuid, since, limit, QuerySupport.asOfOption, QuerySupport.hostOption,
     ] + presence.options
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -26,6 +28,12 @@ struct BuildsOptions: CommandOptions {
         filter.teamID = arguments.value(Self.team)
         // As typed: ``BuildsCommand`` turns it into a UUID once the catalogue is open.
         filter.profileUUID = arguments.value(Self.profile)
+        if let typed = arguments.value(Self.uuid) {
+            guard let uuid = MachOFile.canonicalUUID(typed) else {
+                throw UsageError(message: "--uuid \(typed): not a UUID (32 hex digits, dashes optional)")
+            }
+            filter.binaryUUID = uuid
+        }
         filter.since = try arguments.date(Self.since)
         filter.presence = try QuerySupport.presence(arguments, Self.presence)
         query = try QueryOptions(arguments, context)

@@ -4,7 +4,7 @@ struct VerifyOptions: CommandOptions {
     /// Files, bundles or archives, or catalogued profile UUIDs, as typed.
     var targets: [String]
 
-    static let declared = QuerySupport.commonOptions
+    static let declared = QuerySupport.commonOptions + [QuerySupport.asOfOption]
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         query = try QueryOptions(arguments, context)

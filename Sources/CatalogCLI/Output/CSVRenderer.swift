@@ -27,12 +27,22 @@ enum CSVRenderer {
         return keys.map { key in
             if next < pairs.count, pairs[next].0 == key {
                 next += 1
-                return field(text(pairs[next - 1].1), terminalSafe)
+                return field(isFlattened(pairs[next - 1].1) ? "" : text(pairs[next - 1].1), terminalSafe)
             }
-            if let value = record[key] { return field(text(value), terminalSafe) }
+            if let value = record[key] { return field(isFlattened(value) ? "" : text(value), terminalSafe) }
             if nested == nil { nested = Dictionary(flattened(record), uniquingKeysWith: { first, _ in first }) }
             return field(nested?[key] ?? "", terminalSafe)
         }.joined(separator: ",") + "\r\n"
+    }
+
+    /// Whether a value has no cell of its own but its members' (`key.member`): a non-empty object
+    /// or list of objects. Another row's empty list or null gives the bare key a column, left empty here.
+    static func isFlattened(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let pairs): return !pairs.isEmpty
+        case .array(let items): return !items.isEmpty && items.allSatisfy { if case .object = $0 { true } else { false } }
+        default: return false
+        }
     }
 
     /// The columns of rows collected before printing: every flattened key, in the order first met.

@@ -11,8 +11,22 @@ extension BuildSummary {
         "launches_until_cause", "days_left", "profile_superseded_by", "error",
     ]
 
+    /// The keys `builds --uuid` adds after ``outputKeys``: where the binary is in the build.
+    static let binaryMatchKeys = ["binary_uuid", "binary_arch", "binary_path", "binary_role", "dsym_path"]
+
     /// The build row (`builds`, `expiring --builds`, `devices UDID`).
     func output(now: Date) -> JSONValue {
+        guard let match = binaryMatch, case .object(let pairs) = plainOutput(now: now) else { return plainOutput(now: now) }
+        return .object(pairs + [
+            ("binary_uuid", .string(match.uuid)),
+            ("binary_arch", .optional(match.arch)),
+            ("binary_path", .optional(match.executablePath)),
+            ("binary_role", .optional(match.role)),
+            ("dsym_path", .optional(match.dsymPath)),
+        ])
+    }
+
+    private func plainOutput(now: Date) -> JSONValue {
         .object([
             ("type", .string("build")),
             ("bundle_id", .optional(bundleID)),

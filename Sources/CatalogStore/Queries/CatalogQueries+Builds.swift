@@ -8,6 +8,9 @@ extension CatalogQueries {
         package var build: String?
         package var teamID: String?
         package var profileUUID: String?
+        /// Only builds with an executable or dSYM slice of this `LC_UUID` (upper case with dashes,
+        /// ``MachOFile/canonicalUUID(_:)``); each build then carries its ``BuildSummary/binaryMatch``.
+        package var binaryUUID: String?
         /// Archived (or, for builds without an archive date, first seen) at or after this date.
         package var since: Date?
         /// Only builds whose embedded profile stops them launching (its effective expiry) at or
@@ -72,8 +75,21 @@ extension CatalogQueries {
                 """), SQLValue(filter.now), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
         }
         var parameters = clauses.parameters
+        // By the uuid index: the builds that hold the binary, with where it is in each.
+        var matchColumns = "", matchJoin = ""
+        if let uuid = filter.binaryUUID {
+            matchColumns = ", m.binary_path, m.binary_role, m.binary_arch, m.dsym_path"
+            matchJoin = """
+                JOIN (SELECT build_id, min(CASE WHEN kind = 'executable' THEN path END) AS binary_path,
+                        min(CASE WHEN kind = 'executable' THEN role END) AS binary_role, min(arch) AS binary_arch,
+                        min(CASE WHEN kind = 'dsym' THEN path END) AS dsym_path
+                    FROM build_binaries WHERE uuid = ? GROUP BY build_id) m ON m.build_id = b.id
+                """
+            parameters.insert(.text(uuid), at: 0)
+        }
         var sql = """
-            SELECT \(Self.buildColumns(dialect)) FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
+            SELECT \(Self.buildColumns(dialect))\(matchColumns)
+            FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid \(matchJoin)
             \(clauses.sql)
             ORDER BY b.bundle_id\(dialect.nullsFirst), b.version_sort DESC, b.build_sort DESC,
                      b.archived_at DESC\(dialect.nullsLast), b.path, b.host
@@ -82,7 +98,11 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        try db.eachRow(sql, parameters) { try body(try BuildSummary($0)) }
+        try db.eachRow(sql, parameters) { row in
+            var summary = try BuildSummary(row)
+            if let uuid = filter.binaryUUID { summary.binaryMatch = BuildSummary.BinaryMatch(uuid: uuid, row) }
+            try body(summary)
+        }
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates; with

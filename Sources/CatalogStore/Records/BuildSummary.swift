@@ -33,6 +33,32 @@ package struct BuildSummary: Sendable, Equatable {
     package var profileSupersededBy: String?
     /// Why its file no longer decodes (then `removedAt` is set).
     package var error: String?
+    /// Found by a binary's UUID (``CatalogQueries/BuildFilter/binaryUUID``): where it is in the build.
+    package var binaryMatch: BinaryMatch? = nil
+
+    /// Where a build holds the binary of one UUID: paths inside the build, as `decode` gives them.
+    package struct BinaryMatch: Sendable, Equatable {
+        package var uuid: String
+        package var arch: String?
+        /// The executable with that UUID; nil when only its dSYM is here.
+        package var executablePath: String?
+        package var role: String?
+        /// An `.xcarchive`'s `dSYMs/…/DWARF/…` file with that UUID; nil when none.
+        package var dsymPath: String?
+
+        init(uuid: String, _ row: Row) {
+            self.init(uuid: uuid, arch: row.string("binary_arch"), executablePath: row.string("binary_path"),
+                      role: row.string("binary_role"), dsymPath: row.string("dsym_path"))
+        }
+
+        package init(uuid: String, arch: String?, executablePath: String?, role: String?, dsymPath: String?) {
+            self.uuid = uuid
+            self.arch = arch
+            self.executablePath = executablePath
+            self.role = role
+            self.dsymPath = dsymPath
+        }
+    }
 
     package var formattedVersion: String { "\(shortVersion) (\(build))" }
     package var os: PlatformName? { platform.flatMap(PlatformName.init(typed:)) }

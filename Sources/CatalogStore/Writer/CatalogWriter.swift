@@ -789,9 +789,9 @@ package final class CatalogWriter {
             SQLValue(artifact.signingIdentity), SQLValue(artifact.scheme), SQLValue(artifact.archivedAt), SQLValue(size),
             SQLValue(mtime), SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), seen, seen,
         ])
-        if let existing { return (existing, false) }
-        guard let id else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
-        return (id, true)
+        guard let id = existing ?? id else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
+        try replaceBinaries(of: id, artifact, isNew: existing == nil)
+        return (id, existing == nil)
     }
 
     package func buildID(path: String, appPath: String) throws -> Int64? {
