@@ -73,30 +73,13 @@ import Testing
 
     /// util-linux `script -qec CMD FILE` gives the command a pseudo-terminal; BSD's (macOS) takes
     /// other flags, so this runs on Linux only.
-    static let hasLinuxScript: Bool = {
-        #if os(Linux)
-        return FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-        #else
-        return false
-        #endif
-    }()
+    static let hasLinuxScript = CatalogProcess.hasLinuxScript
 
     @Test(.enabled(if: hasLinuxScript, "needs util-linux script(1) for a pseudo-terminal"))
     func aTableOnATerminalCarriesANoticeAfterAWeek() throws {
         let catalogue = try Catalogue()
         func onTerminal() throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            let command = "'\(CatalogProcess.executable)' profiles --team ENTRP12345 --db '\(catalogue.db)'"
-            process.arguments = ["-qec", command, "/dev/null"]
-            process.environment = ["COLUMNS": "200", "PATH": "/usr/bin:/bin", "TERM": "dumb", "NO_COLOR": "1"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
+            try CatalogProcess.onTerminal(["profiles", "--team", "ENTRP12345", "--db", catalogue.db], columns: 200, stderr: true)
         }
         #expect(!(try onTerminal()).contains("note: the catalogue was last ingested"))
         try Self.age(catalogue, days: 8)

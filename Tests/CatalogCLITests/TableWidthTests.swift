@@ -43,27 +43,10 @@ import Testing
 
     /// util-linux `script -qec CMD FILE` gives the command a pseudo-terminal (BSD's takes other
     /// flags), `COLUMNS` its width; stderr stays out of it.
-    static let hasLinuxScript: Bool = {
-        #if os(Linux)
-        return FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-        #else
-        return false
-        #endif
-    }()
+    static let hasLinuxScript = CatalogProcess.hasLinuxScript
 
     static func onTerminal(_ arguments: [String], columns: Int) throws -> String {
-        let quoted = ([CatalogProcess.executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", quoted.joined(separator: " ") + " 2>/dev/null", "/dev/null"]
-        process.environment = ["COLUMNS": "\(columns)", "PATH": "/usr/bin:/bin", "TERM": "dumb", "NO_COLOR": "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.replacingOccurrences(of: "\r\n", with: "\n")
+        try CatalogProcess.onTerminal(arguments, columns: columns)
     }
 
     @Test(.enabled(if: hasLinuxScript, "needs util-linux script(1) for a pseudo-terminal"), arguments: widths)

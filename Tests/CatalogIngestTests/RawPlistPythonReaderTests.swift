@@ -98,21 +98,7 @@ struct RawPlistPythonReaderTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(python3, "python3 is not on the PATH"))
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, Array(outData), Array(errData))
+        let (status, out, err) = try CatalogProcess.capture(process)
+        return (status, Array(out), Array(err))
     }
 }

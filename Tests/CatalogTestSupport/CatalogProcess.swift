@@ -22,13 +22,21 @@ public struct CatalogProcess {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let (status, outData, errData) = try capture(process)
+        return Result(status: status,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs `process` with no input and its stdout and stderr captured as bytes, read concurrently
+    /// so that a large output cannot deadlock the child; its exit status and both outputs.
+    public static func capture(_ process: Process) throws -> (status: Int32, stdout: Data, stderr: Data) {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read both pipes concurrently so a large output cannot deadlock the child.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
         group.enter()
@@ -39,9 +47,33 @@ public struct CatalogProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return (process.terminationStatus, outData, errData)
+    }
+
+    /// Whether util-linux `script(1)` can give ``onTerminal(_:columns:stderr:)`` a pseudo-terminal.
+    public static let hasLinuxScript: Bool = {
+        #if os(Linux)
+        return FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+        return false
+        #endif
+    }()
+
+    /// What `catalog arguments…` prints on a pseudo-terminal `columns` wide (util-linux `script`),
+    /// stderr too when `stderr`, with the terminal's line ends made `\n`.
+    public static func onTerminal(_ arguments: [String], columns: Int, stderr: Bool = false) throws -> String {
+        let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", quoted.joined(separator: " ") + (stderr ? "" : " 2>/dev/null"), "/dev/null"]
+        process.environment = ["COLUMNS": "\(columns)", "PATH": "/usr/bin:/bin", "TERM": "dumb", "NO_COLOR": "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     /// Runs a program as a scheduler does (cron, launchd): exactly `environment`, no terminal, stdout
