@@ -17,6 +17,96 @@ package enum Zlib {
         case zlib
     }
 
+    /// One inflate stream, fed on demand from `read(offset, count)` (consecutive chunks of the
+    /// `compressedSize` bytes, offsets from the start of the stream) and drained a buffer at a time:
+    /// the one place the package drives zlib's inflate, for whole streams (``inflate(_:compressedSize:maxOutput:dictionary:chunkSize:read:)``)
+    /// and for reading a zip entry forward without holding it (``InflatingRangeReader``).
+    package final class Inflater {
+        private var stream = z_stream()
+        private let compressedSize: UInt64
+        private let dictionary: [UInt8]
+        private let chunkSize: Int
+        private let read: (_ offset: UInt64, _ count: Int) throws -> [UInt8]
+        private var fetched: UInt64 = 0
+        private var input: [UInt8] = []
+        private var inputPosition = 0
+        /// Whether the stream has ended: nothing more will come out.
+        package private(set) var ended = false
+
+        /// A stream that asks for a preset dictionary gets `dictionary`.
+        package init(_ framing: Framing, compressedSize: UInt64, dictionary: [UInt8] = [], chunkSize: Int = 64 * 1024,
+                     read: @escaping (_ offset: UInt64, _ count: Int) throws -> [UInt8]) throws {
+            self.compressedSize = compressedSize
+            self.dictionary = dictionary
+            self.chunkSize = chunkSize
+            self.read = read
+            let initialised = framing == .raw ? ccatalog_inflate_init_raw(&stream) : ccatalog_inflate_init(&stream)
+            guard initialised == Z_OK else { throw Error("zlib could not initialise an inflate stream") }
+        }
+
+        deinit {
+            inflateEnd(&stream)
+        }
+
+        /// The compressed bytes the stream has taken (it may end before `compressedSize`).
+        package var consumed: UInt64 { fetched - UInt64(input.count - inputPosition) }
+
+        /// Inflates at most `count` bytes into `out`: at least one, unless the stream has ended
+        /// (then 0). Throws when the data is invalid or runs out before the stream ends.
+        package func inflate(into out: UnsafeMutablePointer<UInt8>, count wanted: Int) throws -> Int {
+            // zlib counts in 32 bits; callers loop until they have all they asked for.
+            let count = min(wanted, 1 << 30)
+            while !ended {
+                if inputPosition == input.count && fetched < compressedSize {
+                    let step = Int(min(UInt64(chunkSize), compressedSize - fetched))
+                    input = try read(fetched, step)
+                    guard input.count == step else { throw Error("compressed data is truncated") }
+                    fetched += UInt64(step)
+                    inputPosition = 0
+                }
+                let inputLeft = input.count - inputPosition
+                var status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
+                    stream.next_in = inBuffer.baseAddress.map { $0 + inputPosition }
+                    stream.avail_in = UInt32(inputLeft)
+                    stream.next_out = out
+                    stream.avail_out = UInt32(count)
+                    let result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH)
+                    stream.next_in = nil
+                    stream.next_out = nil
+                    return result
+                }
+                let usedIn = inputLeft - Int(stream.avail_in)
+                let made = count - Int(stream.avail_out)
+                inputPosition += usedIn
+                if status == Z_NEED_DICT && !dictionary.isEmpty {
+                    status = dictionary.withUnsafeBufferPointer {
+                        inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
+                    }
+                    guard status == Z_OK else { throw Error("the stream's preset dictionary is not the expected one") }
+                    continue
+                }
+                switch status {
+                case Z_STREAM_END:
+                    ended = true
+                    return made
+                case Z_OK, Z_BUF_ERROR:
+                    if made > 0 { return made }
+                    if usedIn == 0 {
+                        // No progress possible: the input ran out before the stream ended, or zlib is stuck.
+                        let exhausted = inputPosition == input.count && fetched >= compressedSize
+                        throw Error(exhausted ? "deflated data ends before the end of the stream" : "deflated data makes no progress")
+                    }
+                case Z_NEED_DICT:
+                    throw Error("deflated data asks for a preset dictionary")
+                default:
+                    let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
+                    throw Error("invalid deflated data: \(message)")
+                }
+            }
+            return 0
+        }
+    }
+
     /// Inflates the `compressedSize` bytes that `read(offset, count)` returns in consecutive chunks
     /// (offsets from the start of the stream). Produces at most `maxOutput + 1` bytes before it
     /// throws (more than `maxOutput` means the stream is bigger than declared); a stream that asks
@@ -28,81 +118,26 @@ package enum Zlib {
         maxOutput: UInt64,
         dictionary: [UInt8] = [],
         chunkSize: Int = 64 * 1024,
-        read: (_ offset: UInt64, _ count: Int) throws -> [UInt8]
+        read: @escaping (_ offset: UInt64, _ count: Int) throws -> [UInt8]
     ) throws -> (output: [UInt8], consumed: UInt64) {
-        var stream = z_stream()
-        let initialised = framing == .raw ? ccatalog_inflate_init_raw(&stream) : ccatalog_inflate_init(&stream)
-        guard initialised == Z_OK else { throw Error("zlib could not initialise an inflate stream") }
-        defer { inflateEnd(&stream) }
-
+        let inflater = try Inflater(framing, compressedSize: compressedSize, dictionary: dictionary,
+                                    chunkSize: chunkSize, read: read)
         var output: [UInt8] = []
         // Never trust the declared size for allocation beyond a modest up-front reservation.
         output.reserveCapacity(Int(min(maxOutput, 8 * 1024 * 1024)))
-        var outChunk = [UInt8](repeating: 0, count: chunkSize)
-        var consumed: UInt64 = 0
-        var input: [UInt8] = []
-        var inputPosition = 0
-
-        while true {
-            if inputPosition == input.count && consumed < compressedSize {
-                let count = Int(min(UInt64(chunkSize), compressedSize - consumed))
-                input = try read(consumed, count)
-                guard input.count == count else { throw Error("compressed data is truncated") }
-                consumed += UInt64(count)
-                inputPosition = 0
-            }
-            let inputLeft = input.count - inputPosition
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while !inflater.ended {
             // At most one byte past the cap, so an oversized stream is detected without producing
             // (much) more than was promised.
             let produced = UInt64(output.count)
-            let room = maxOutput >= produced ? maxOutput - produced + 1 : 1
-            let outRoom = Int(min(UInt64(chunkSize), room))
-
-            var status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
-                outChunk.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_in = inBuffer.baseAddress.map { $0 + inputPosition }
-                    stream.avail_in = UInt32(inputLeft)
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = UInt32(outRoom)
-                    let result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH)
-                    stream.next_in = nil
-                    stream.next_out = nil
-                    return result
-                }
-            }
-            if status == Z_NEED_DICT && !dictionary.isEmpty {
-                status = dictionary.withUnsafeBufferPointer {
-                    inflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
-                }
-                guard status == Z_OK else { throw Error("the stream's preset dictionary is not the expected one") }
-            }
-            let usedIn = inputLeft - Int(stream.avail_in)
-            let madeOut = outRoom - Int(stream.avail_out)
-            inputPosition += usedIn
-            output.append(contentsOf: outChunk[0..<madeOut])
+            let room = Int(min(UInt64(chunkSize), maxOutput >= produced ? maxOutput - produced + 1 : 1))
+            let made = try chunk.withUnsafeMutableBufferPointer { try inflater.inflate(into: $0.baseAddress!, count: room) }
+            output.append(contentsOf: chunk[0..<made])
             if UInt64(output.count) > maxOutput {
                 throw Error("deflated data inflates to more than the declared \(maxOutput) bytes")
             }
-
-            switch status {
-            case Z_STREAM_END:
-                return (output, consumed - UInt64(input.count - inputPosition))
-            case Z_OK:
-                if usedIn == 0 && madeOut == 0 { throw Error("deflated data makes no progress") }
-            case Z_BUF_ERROR:
-                // No progress possible: the input ran out before the stream ended (there is always
-                // output room).
-                if inputPosition == input.count && consumed >= compressedSize {
-                    throw Error("deflated data ends before the end of the stream")
-                }
-                if usedIn == 0 && madeOut == 0 { throw Error("deflated data makes no progress") }
-            case Z_NEED_DICT:
-                throw Error("deflated data asks for a preset dictionary")
-            default:
-                let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                throw Error("invalid deflated data: \(message)")
-            }
         }
+        return (output, inflater.consumed)
     }
 
     /// Inflates `input`, one whole zlib stream and nothing after it, to at most `maxOutput` bytes.

@@ -1,5 +1,3 @@
-import CCatalogZlib
-
 /// A ``RangeReader`` over a deflated zip entry that keeps only the ranges asked for: it inflates
 /// forward, dropping what lies before the next range, so a huge executable costs its inflating
 /// time but not its size in memory. A range before the current position restarts the stream from
@@ -10,14 +8,9 @@ import CCatalogZlib
 package final class InflatingRangeReader: RangeReader {
     private let compressed: any RangeReader
     package let size: UInt64
-    private var stream = z_stream()
-    private var isOpen = false
-    /// Compressed bytes consumed, and inflated bytes produced (and dropped or returned) so far.
-    private var consumed: UInt64 = 0
+    private var inflater: Zlib.Inflater?
+    /// Inflated bytes produced (and dropped or returned) so far.
     private var position: UInt64 = 0
-    private var input: [UInt8] = []
-    private var inputPosition = 0
-    private var ended = false
 
     static let chunkSize = 64 * 1024
 
@@ -27,18 +20,14 @@ package final class InflatingRangeReader: RangeReader {
         self.size = size
     }
 
-    deinit {
-        if isOpen { inflateEnd(&stream) }
-    }
-
     package func read(at offset: UInt64, count: Int) throws -> [UInt8] {
         guard count >= 0, contains(offset: offset, count: UInt64(count)) else { throw pastTheEnd(offset, count) }
-        if offset < position || !isOpen { try restart() }
+        if offset < position || inflater == nil { try restart() }
         var skip = offset - position
         var scratch = [UInt8](repeating: 0, count: Self.chunkSize)
         while skip > 0 {
             let step = Int(min(skip, UInt64(Self.chunkSize)))
-            let made = try inflate(into: &scratch, count: step)
+            let made = try scratch.withUnsafeMutableBufferPointer { try inflate(into: $0.baseAddress!, count: step) }
             skip -= UInt64(made)
         }
         var output = [UInt8](repeating: 0, count: count)
@@ -53,75 +42,33 @@ package final class InflatingRangeReader: RangeReader {
     }
 
     private func restart() throws {
-        if isOpen {
-            inflateEnd(&stream)
-            isOpen = false
+        let compressed = compressed
+        do {
+            inflater = try Zlib.Inflater(.raw, compressedSize: compressed.size, chunkSize: Self.chunkSize) { offset, count in
+                try compressed.read(at: offset, count: count)
+            }
+        } catch let error as Zlib.Error {
+            throw DecodeError(.malformedZip, error.description)
         }
-        stream = z_stream()
-        guard ccatalog_inflate_init_raw(&stream) == Z_OK else {
-            throw DecodeError(.malformedZip, "zlib could not initialise an inflate stream")
-        }
-        isOpen = true
-        consumed = 0
         position = 0
-        input = []
-        inputPosition = 0
-        ended = false
     }
 
-    private func inflate(into buffer: inout [UInt8], count: Int) throws -> Int {
-        try buffer.withUnsafeMutableBufferPointer { try inflate(into: $0.baseAddress!, count: count) }
-    }
-
-    /// Inflates between 1 and `count` bytes into `out`, reading compressed input as needed.
-    private func inflate(into out: UnsafeMutablePointer<UInt8>, count wanted: Int) throws -> Int {
-        // zlib counts in 32 bits; callers loop until they have all they asked for.
-        let count = min(wanted, 1 << 30)
-        while true {
-            guard !ended else {
-                throw DecodeError(.malformedZip, "deflated data ends at \(position) bytes, before the declared \(size)")
-            }
-            if inputPosition == input.count && consumed < compressed.size {
-                let step = Int(min(UInt64(Self.chunkSize), compressed.size - consumed))
-                input = try compressed.read(at: consumed, count: step)
-                consumed += UInt64(step)
-                inputPosition = 0
-            }
-            let inputLeft = input.count - inputPosition
-            let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
-                stream.next_in = inBuffer.baseAddress.map { $0 + inputPosition }
-                stream.avail_in = UInt32(inputLeft)
-                stream.next_out = out
-                stream.avail_out = UInt32(count)
-                let result = CCatalogZlib.inflate(&stream, Z_NO_FLUSH)
-                stream.next_in = nil
-                stream.next_out = nil
-                return result
-            }
-            let usedIn = inputLeft - Int(stream.avail_in)
-            let made = count - Int(stream.avail_out)
-            inputPosition += usedIn
-            position += UInt64(made)
-            guard position <= size else {
-                throw DecodeError(.malformedZip, "deflated data inflates to more than the declared \(size) bytes")
-            }
-            switch status {
-            case Z_STREAM_END:
-                ended = true
-                if made > 0 { return made }
-            case Z_OK, Z_BUF_ERROR:
-                if made > 0 { return made }
-                if usedIn == 0 {
-                    let exhausted = inputPosition == input.count && consumed >= compressed.size
-                    throw DecodeError(.malformedZip, exhausted ? "deflated data ends before the end of the stream"
-                                                               : "deflated data makes no progress")
-                }
-            case Z_NEED_DICT:
-                throw DecodeError(.malformedZip, "deflated data asks for a preset dictionary")
-            default:
-                let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                throw DecodeError(.malformedZip, "invalid deflated data: \(message)")
-            }
+    /// Inflates between 1 and `count` bytes into `out`, held to the declared size.
+    private func inflate(into out: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        guard let inflater else { throw DecodeError(.malformedZip, "zlib could not initialise an inflate stream") }
+        let made: Int
+        do {
+            made = try inflater.inflate(into: out, count: count)
+        } catch let error as Zlib.Error {
+            throw DecodeError(.malformedZip, error.description)
         }
+        guard made > 0 else {
+            throw DecodeError(.malformedZip, "deflated data ends at \(position) bytes, before the declared \(size)")
+        }
+        position += UInt64(made)
+        guard position <= size else {
+            throw DecodeError(.malformedZip, "deflated data inflates to more than the declared \(size) bytes")
+        }
+        return made
     }
 }
