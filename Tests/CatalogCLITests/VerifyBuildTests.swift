@@ -5,7 +5,7 @@ import Testing
 /// `catalog verify BUILD`: a build's code signatures against its embedded profiles, run as a user
 /// runs it on `Fixtures/codesign` (one build per problem code). The fixtures' profiles chain to the
 /// test CA, not Apple's roots, so their verdict is `untrusted` and only the real corpus's IPA exits 0.
-@Suite(.timeLimit(.minutes(1))) struct VerifyBuildTests {
+@Suite(.timeLimit(.minutes(10))) struct VerifyBuildTests {
     static let codesign = CatalogProcess.fixtures + "/codesign"
     /// After every fixture's certificate and profile have started and before `wildcard` expires.
     static let asOf = ["--as-of", "2026-09-01"]

@@ -41,7 +41,7 @@ import Testing
         #expect(try queries.builds(CatalogQueries.BuildFilter()).allSatisfy { $0.binaryMatch == nil })
     }
 
-    @Test(.timeLimit(.minutes(1))) func theCommandTakesAnyCaseWithOrWithoutDashes() throws {
+    @Test(.timeLimit(.minutes(10))) func theCommandTakesAnyCaseWithOrWithoutDashes() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures("codesign", to: "codesign")
         let db = scratch.file("catalog.sqlite")
