@@ -105,7 +105,7 @@ package enum FileBytes {
 
     /// Entries of a folder, sorted; empty when it cannot be read.
     package static func children(of path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        FolderEntries.read(path)?.entries.map(\.name) ?? []
     }
 
     private static func typeName(_ mode: mode_t) -> String {

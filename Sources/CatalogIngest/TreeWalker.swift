@@ -167,61 +167,20 @@ package struct TreeWalker {
         return patterns.contains { $0.matches(path: path, relative: relative, name: name, isDirectory: isDirectory) }
     }
 
-    private enum EntryType { case file, directory, symlink, other, unknown }
+    private typealias EntryType = FolderEntries.Kind
 
     /// The folder's entries sorted by name, with the type `readdir` reports (no stat per entry).
-    private mutating func listFolder(_ folder: String, reportErrors: Bool = true) -> [(String, EntryType)]? {
-        guard let dir = opendir(folder) else {
+    private mutating func listFolder(_ folder: String, reportErrors: Bool = true) -> [(name: String, kind: EntryType)]? {
+        guard let listing = FolderEntries.read(folder) else {
             if reportErrors {
                 problems.append(Problem(path: folder, message: "cannot read folder: \(String(cString: strerror(errno)))",
                                         contentsUnknown: true))
             }
             return nil
         }
-        defer { closedir(dir) }
-        var entries: [(String, EntryType)] = []
-        while let entry = readdir(dir) {
-            let bytes = Self.nameBytes(of: entry)
-            // Decoding repairs invalid UTF-8; a name whose bytes change in the round trip is not
-            // valid UTF-8. (String(validating:) would say so directly but needs macOS 15.)
-            let repaired = String(decoding: bytes, as: UTF8.self)
-            let decoded = repaired.utf8.elementsEqual(bytes) ? repaired : nil
-            guard let name = decoded else {
-                // A lossy repair would name a different file; the catalogue keys paths as text.
-                problems.append(Problem(path: folder, message: "skipped an entry whose name is not valid UTF-8"))
-                continue
-            }
-            if name == "." || name == ".." { continue }
-            let type: EntryType
-            switch Int32(entry.pointee.d_type) {
-            case Int32(DT_REG): type = .file
-            case Int32(DT_DIR): type = .directory
-            case Int32(DT_LNK): type = .symlink
-            case Int32(DT_UNKNOWN): type = .unknown
-            default: type = .other
-            }
-            entries.append((name, type))
+        for _ in 0..<listing.invalidNames {
+            problems.append(Problem(path: folder, message: "skipped an entry whose name is not valid UTF-8"))
         }
-        entries.sort { $0.0 < $1.0 }
-        return entries
-    }
-
-    /// Where `d_name` starts in a `dirent`. It is the last field on Linux and Darwin alike.
-    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)
-        ?? MemoryLayout<dirent>.size - MemoryLayout.size(ofValue: dirent().d_name)
-
-    /// The name of a `readdir` record, read in place. The record is only as long as its name:
-    /// copying the declared `d_name` field (1,024 bytes on Darwin, 256 on Linux), as
-    /// `withUnsafeBytes(of: entry.pointee.d_name)` does, reads past it (AddressSanitizer on macOS
-    /// reports a heap over-read). Darwin gives the length in `d_namlen`; Linux has no such field, so
-    /// the name runs to its NUL.
-    private static func nameBytes(of entry: UnsafeMutablePointer<dirent>) -> UnsafeRawBufferPointer {
-        let start = UnsafeRawPointer(entry) + nameOffset
-        #if canImport(Darwin)
-        let length = Int(entry.pointee.d_namlen)
-        #else
-        let length = strlen(start.assumingMemoryBound(to: CChar.self))
-        #endif
-        return UnsafeRawBufferPointer(start: start, count: length)
+        return listing.entries
     }
 }
