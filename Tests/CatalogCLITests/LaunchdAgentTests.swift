@@ -2,24 +2,24 @@ import CatalogTestSupport
 import Foundation
 import Testing
 
-/// Issue 17: the README's `launchd` agent for macOS is a valid property list whose program, run as
+/// The `launchd` agent in docs/ingest.md for macOS is a valid property list whose program, run as
 /// launchd runs it (no shell, no terminal, the user's HOME), ingests the default folders. launchd
 /// itself is not here; its contract for this file (Label, ProgramArguments, StartCalendarInterval)
 /// is checked as data.
 @Suite(.timeLimit(.minutes(10))) struct LaunchdAgentTests {
-    static func readmeAgent() throws -> [String: Any] {
-        let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
+    static func documentedAgent() throws -> [String: Any] {
+        let readme = try String(contentsOfFile: TestPaths.packageRoot + "/docs/ingest.md", encoding: .utf8)
         guard let start = readme.range(of: "```xml\n"),
               let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex) else {
-            Issue.record("README.md has no ```xml block")
+            Issue.record("docs/ingest.md has no ```xml block")
             return [:]
         }
         let data = Data(readme[start.upperBound..<end.lowerBound].utf8)
         return try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] ?? [:]
     }
 
-    @Test func theReadmeAgentIsWellFormed() throws {
-        let agent = try Self.readmeAgent()
+    @Test func theDocumentedAgentIsWellFormed() throws {
+        let agent = try Self.documentedAgent()
         #expect(agent["Label"] as? String == "com.example.catalog.ingest")
         let arguments = agent["ProgramArguments"] as? [String] ?? []
         #expect(arguments.first == "/usr/local/bin/catalog")
@@ -33,8 +33,8 @@ import Testing
         }
     }
 
-    @Test func theReadmeAgentIngestsTheDefaultFolders() throws {
-        let arguments = try Self.readmeAgent()["ProgramArguments"] as? [String] ?? []
+    @Test func theDocumentedAgentIngestsTheDefaultFolders() throws {
+        let arguments = try Self.documentedAgent()["ProgramArguments"] as? [String] ?? []
         try #require(arguments.count >= 2)
         let scratch = try Scratch()
         let home = scratch.path
