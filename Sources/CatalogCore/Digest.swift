@@ -37,8 +37,7 @@ package enum Digest {
     }
 
     /// The bytes of an array in uppercase hex. Called from other modules, the generic
-    /// ``hex(_:)-(Bytes)`` ran unspecialized, an iterator call per byte: it was 4 % of compacting a
-    /// profile.
+    /// ``hex(_:)-(Bytes)`` runs unspecialized, an iterator call per byte.
     package static func hex(_ bytes: [UInt8]) -> String {
         bytes.withUnsafeBufferPointer { hex($0) }
     }

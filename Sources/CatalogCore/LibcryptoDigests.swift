@@ -3,8 +3,8 @@ import CCatalogCrypto
 
 /// libcrypto's digest implementations, fetched once for the process. OpenSSL 3's one-shot
 /// `SHA256()` and `SHA1()` fetch theirs from the provider by name on every call, and so does every
-/// `EVP_DigestVerifyInit` given `EVP_sha256()` and friends (a lock and a name lookup each time:
-/// `EVP_MD_fetch` was 0.8 % of a cold ingest's CPU). A fetched `EVP_MD` is immutable and may be
+/// `EVP_DigestVerifyInit` given `EVP_sha256()` and friends (a lock and a name lookup each time).
+/// A fetched `EVP_MD` is immutable and may be
 /// shared between threads; nil when the provider has none.
 enum LibcryptoDigests {
     nonisolated(unsafe) static let sha1 = EVP_MD_fetch(nil, "SHA1", nil)

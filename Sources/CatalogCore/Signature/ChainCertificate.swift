@@ -19,7 +19,7 @@ import Foundation
 ///
 /// A class, immutable: the envelope's certificates, the pool and every chain path hold the same
 /// instance by one reference. As a struct of fourteen fields, ten of them arrays or strings, each
-/// copy retained and released each of them (1.1 % of a cold ingest's samples).
+/// copy would retain and release each of them.
 final class ChainCertificate: Sendable {
     let der: [UInt8]
     let sha256: [UInt8]

@@ -4,7 +4,7 @@ import Foundation
 
 /// libcrypto verification contexts, each set up once for a key and a digest and then reused:
 /// `EVP_DigestVerifyInit` looks the signature implementation up by name in the provider for every
-/// call (a lock and string compares), 2.0 % of a cold ingest's samples for one check a profile.
+/// call (a lock and string compares), and every profile needs one check.
 /// An `EVP_PKEY_CTX` after `EVP_PKEY_verify_init` serves any number of `EVP_PKEY_verify` calls
 /// with the same parameters, but one thread at a time: a context is taken from the pool for one
 /// check and put back after it, for keys that ``LibcryptoKeys`` holds for the process (a context

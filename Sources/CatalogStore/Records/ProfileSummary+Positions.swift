@@ -3,8 +3,8 @@ import Foundation
 
 extension ProfileSummary {
     /// Where each column of `CatalogQueries.profileColumns` sits in a result, looked up by name once
-    /// per statement instead of once per column of every row: the lookups were 6 % of what
-    /// `profiles --json` did after its first row. A column the result lacks reads as NULL.
+    /// per statement instead of once per column of every row, which `profiles --json` reads for
+    /// every profile. A column the result lacks reads as NULL.
     struct Positions {
         /// The names these positions were found in; rows of another statement need their own.
         let names: ColumnNames

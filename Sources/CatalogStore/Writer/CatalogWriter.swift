@@ -630,8 +630,8 @@ package final class CatalogWriter {
     }
 
     /// The JSON object `insertEntitlements` takes: each entitlement's key, with its value's JSON
-    /// text as a JSON string. Written into one buffer: a `String` and a tree of JSON values per
-    /// entitlement, serialized twice, were 0.7 % of a cold ingest's samples.
+    /// text as a JSON string. Written into one buffer rather than a `String` and a tree of JSON
+    /// values per entitlement, serialized twice.
     static func entitlementsObject(_ entitlements: PlistDictionary) -> String {
         guard !entitlements.isEmpty else { return "{}" }
         var out: [UInt8] = [], value: [UInt8] = []
