@@ -56,11 +56,12 @@ struct RealCorpusMachOTests {
         let slice = try #require(try MachOFile(bytes: bytes, path: "TLDR").slices.first)
         let offset = try #require(slice.codeSignatureOffset), length = try #require(slice.codeSignatureSize)
         let start = Int(offset), size = Int(length)
-        let superBlob = ByteView(bytes[start..<start + size], bigEndian: true)
+        let superBlob = ByteReader(bytes[start..<start + size])
         var cms: [UInt8]?
-        for index in 0..<Int(superBlob.u32(8) ?? 0) where superBlob.u32(12 + index * 8) == 0x10000 {
-            let offset = Int(superBlob.u32(16 + index * 8) ?? 0), length = Int(superBlob.u32(offset + 4) ?? 0)
-            cms = Array(try #require(superBlob.slice(offset + 8, length - 8)))
+        for index in 0..<Int(try superBlob.uint32(at: 8, .bigEndian)) where try superBlob.uint32(at: 12 + index * 8, .bigEndian) == 0x10000 {
+            let offset = Int(try superBlob.uint32(at: 16 + index * 8, .bigEndian))
+            let length = Int(try superBlob.uint32(at: offset + 4, .bigEndian))
+            cms = Array(try superBlob.bytes(at: offset + 8, count: length - 8))
         }
         let blob = try #require(cms)
         let signer = try #require(try CMSDetachedSignedData(bytes: blob).signers.first)

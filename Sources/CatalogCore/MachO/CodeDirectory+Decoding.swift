@@ -18,22 +18,24 @@ extension CodeDirectory {
     ///   … }
     /// ```
     init(blob: ArraySlice<UInt8>, slot: UInt32) throws {
-        let view = ByteView(blob, bigEndian: true)
+        let view = ByteReader(blob)
         func fail(_ reason: String, at offset: Int) -> DecodeError {
             DecodeError(.malformedMachO, "CodeDirectory in slot 0x\(String(slot, radix: 16)): \(reason)", offset: offset)
         }
-        guard blob.count >= Self.baseHeaderSize, let version = view.u32(8), let flags = view.u32(12),
-              let hashOffset = view.u32(16), let identOffset = view.u32(20), let specialSlots = view.u32(24),
-              let codeSlots = view.u32(28), let codeLimit32 = view.u32(32), let hashSize = view.u8(36),
-              let hashType = view.u8(37), let pageSize = view.u8(39) else {
+        guard blob.count >= Self.baseHeaderSize, let version = try? view.uint32(at: 8, .bigEndian),
+              let flags = try? view.uint32(at: 12, .bigEndian), let hashOffset = try? view.uint32(at: 16, .bigEndian),
+              let identOffset = try? view.uint32(at: 20, .bigEndian), let specialSlots = try? view.uint32(at: 24, .bigEndian),
+              let codeSlots = try? view.uint32(at: 28, .bigEndian), let codeLimit32 = try? view.uint32(at: 32, .bigEndian),
+              let hashSize = try? view.uint8(at: 36), let hashType = try? view.uint8(at: 37),
+              let pageSize = try? view.uint8(at: 39) else {
             throw fail("\(blob.count) bytes is too short for its header", at: 0)
         }
-        guard let identifier = view.cString(Int(identOffset)) else {
+        guard let identifier = try? view.cString(at: Int(identOffset)) else {
             throw fail("the identifier at \(identOffset) is outside the blob or not NUL-terminated", at: 20)
         }
         var teamID: String?
-        if version >= Self.teamOffsetVersion, let teamOffset = view.u32(48), teamOffset != 0 {
-            guard let team = view.cString(Int(teamOffset)) else {
+        if version >= Self.teamOffsetVersion, let teamOffset = try? view.uint32(at: 48, .bigEndian), teamOffset != 0 {
+            guard let team = try? view.cString(at: Int(teamOffset)) else {
                 throw fail("the team identifier at \(teamOffset) is outside the blob or not NUL-terminated", at: 48)
             }
             teamID = team
@@ -46,7 +48,7 @@ extension CodeDirectory {
                        + "do not fit in \(blob.count) bytes", at: 16)
         }
         var codeLimit = UInt64(codeLimit32)
-        if version >= Self.codeLimit64Version, let limit64 = view.u64(56), limit64 != 0 { codeLimit = limit64 }
+        if version >= Self.codeLimit64Version, let limit64 = try? view.uint64(at: 56, .bigEndian), limit64 != 0 { codeLimit = limit64 }
 
         let type = HashType(rawValue: hashType)
         let hash: String?

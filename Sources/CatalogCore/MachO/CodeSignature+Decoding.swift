@@ -27,11 +27,12 @@ extension CodeSignature {
     /// - Throws: ``DecodeError`` `.malformedMachO` for the SuperBlob, its blobs and entitlements,
     ///   `.malformedEnvelope` for the CMS blob.
     package init(superBlob bytes: [UInt8]) throws {
-        let view = ByteView(bytes, bigEndian: true)
+        let view = ByteReader(bytes)
         func fail(_ reason: String, at offset: Int) -> DecodeError {
             DecodeError(.malformedMachO, "code signature: \(reason)", offset: offset)
         }
-        guard let magic = view.u32(0), let length = view.u32(4), let count = view.u32(8) else {
+        guard let magic = try? view.uint32(at: 0, .bigEndian), let length = try? view.uint32(at: 4, .bigEndian),
+              let count = try? view.uint32(at: 8, .bigEndian) else {
             throw fail("\(bytes.count) bytes is too short for a SuperBlob header", at: 0)
         }
         guard magic == Self.superBlobMagic else {
@@ -44,19 +45,20 @@ extension CodeSignature {
         guard indexEnd <= UInt64(length) else {
             throw fail("an index of \(count) blobs does not fit in \(length) bytes", at: 8)
         }
-        let superBlob = ByteView(bytes[..<Int(length)], bigEndian: true)
+        let superBlob = ByteReader(bytes[..<Int(length)])
         var blobs: [UInt32: (offset: Int, magic: UInt32, body: ArraySlice<UInt8>)] = [:]
         var order: [UInt32] = []
         for index in 0..<Int(count) {
-            guard let type = superBlob.u32(12 + index * 8), let offset = superBlob.u32(16 + index * 8) else {
+            guard let type = try? superBlob.uint32(at: 12 + index * 8, .bigEndian),
+                  let offset = try? superBlob.uint32(at: 16 + index * 8, .bigEndian) else {
                 throw fail("index entry \(index) is truncated", at: 12 + index * 8)
             }
-            guard UInt64(offset) >= indexEnd, let blobMagic = superBlob.u32(Int(offset)),
-                  let blobLength = superBlob.u32(Int(offset) + 4) else {
+            guard UInt64(offset) >= indexEnd, let blobMagic = try? superBlob.uint32(at: Int(offset), .bigEndian),
+                  let blobLength = try? superBlob.uint32(at: Int(offset) + 4, .bigEndian) else {
                 throw fail("blob \(index) (slot 0x\(String(type, radix: 16))) at \(offset) lies outside the SuperBlob",
                            at: 16 + index * 8)
             }
-            guard blobLength >= 8, let body = superBlob.slice(Int(offset), Int(blobLength)) else {
+            guard blobLength >= 8, let body = try? superBlob.bytes(at: Int(offset), count: Int(blobLength)) else {
                 throw fail("blob \(index) (slot 0x\(String(type, radix: 16))) of \(blobLength) bytes at \(offset) "
                            + "runs past the SuperBlob's \(length)", at: Int(offset) + 4)
             }

@@ -16,7 +16,7 @@ extension MachOFile {
 
     /// Whether `prefix` (a file's first four bytes or more) starts like a Mach-O or fat binary.
     package static func hasMagic(_ prefix: some Collection<UInt8>) -> Bool {
-        guard let value = ByteView(Array(prefix.prefix(4))[...], bigEndian: true).u32(0) else { return false }
+        guard let value = try? ByteReader(Array(prefix.prefix(4))).uint32(at: 0, .bigEndian) else { return false }
         let swapped = value.byteSwapped
         return value == fatMagic || value == fatMagic64 || [magic32, magic64].contains(value) || [magic32, magic64].contains(swapped)
     }
@@ -38,14 +38,15 @@ extension MachOFile {
     private static func parse(_ reader: any RangeReader, path: String) throws -> MachOFile {
         guard reader.size > 0 else { throw DecodeError(.empty, "the file is empty") }
         guard reader.size >= 4 else { throw DecodeError(.unrecognized, "not a Mach-O binary (\(reader.size) bytes)") }
-        let head = ByteView(try reader.read(at: 0, count: 4), bigEndian: true)
-        let magic = head.u32(0) ?? 0
+        let head = ByteReader(try reader.read(at: 0, count: 4))
+        let magic = (try? head.uint32(at: 0, .bigEndian)) ?? 0
         guard magic == fatMagic || magic == fatMagic64 else {
             return MachOFile(layout: .thin, slices: [try slice(reader, offset: 0, size: reader.size, path: path)])
         }
         let is64 = magic == fatMagic64
         guard reader.contains(offset: 0, count: 8) else { throw fail("the fat header is truncated", at: 0) }
-        let count = ByteView(try reader.read(at: 4, count: 4), bigEndian: true).u32(0) ?? 0
+        let countField = ByteReader(try reader.read(at: 4, count: 4))
+        let count = (try? countField.uint32(at: 0, .bigEndian)) ?? 0
         guard count > 0 else { throw fail("the fat header lists no architectures", at: 4) }
         guard count <= maximumSliceCount else {
             throw fail("the fat header lists \(count) architectures (at most \(maximumSliceCount) are read)", at: 4)
@@ -55,13 +56,12 @@ extension MachOFile {
         guard reader.contains(offset: 8, count: tableSize) else {
             throw fail("the fat header's table of \(count) architectures runs past the end of the file", at: 8)
         }
-        let table = ByteView(try reader.read(at: 8, count: Int(tableSize)), bigEndian: true)
+        let table = ByteReader(try reader.read(at: 8, count: Int(tableSize)))
         var placements: [(offset: UInt64, size: UInt64, index: Int)] = []
         for index in 0..<Int(count) {
             let base = index * entrySize
-            let offset = is64 ? table.u64(base + 8) : table.u32(base + 8).map(UInt64.init)
-            let size = is64 ? table.u64(base + 16) : table.u32(base + 12).map(UInt64.init)
-            guard let offset, let size else { throw fail("fat architecture \(index) is truncated", at: 8 + UInt64(base)) }
+            guard let offset = try? is64 ? table.uint64(at: base + 8, .bigEndian) : UInt64(table.uint32(at: base + 8, .bigEndian)),
+                  let size = try? is64 ? table.uint64(at: base + 16, .bigEndian) : UInt64(table.uint32(at: base + 12, .bigEndian)) else { throw fail("fat architecture \(index) is truncated", at: 8 + UInt64(base)) }
             guard size > 0, reader.contains(offset: offset, count: size) else {
                 throw fail("fat architecture \(index) (\(size) bytes at \(offset)) lies outside the file (\(reader.size) bytes)",
                            at: 8 + UInt64(base))
@@ -90,8 +90,9 @@ extension MachOFile {
     private static func slice(_ reader: any RangeReader, offset: UInt64, size: UInt64, path: String) throws -> MachOSlice {
         guard size >= 28 else { throw fail("a Mach-O header needs 28 bytes, the slice has \(size)", at: offset) }
         let magicBytes = try reader.read(at: offset, count: 4)
+        let magicField = ByteReader(magicBytes)
         let bigEndian: Bool
-        switch ByteView(magicBytes, bigEndian: true).u32(0) ?? 0 {
+        switch (try? magicField.uint32(at: 0, .bigEndian)) ?? 0 {
         case magic32, magic64: bigEndian = true
         case magic32.byteSwapped, magic64.byteSwapped: bigEndian = false
         case fatMagic, fatMagic64:
@@ -99,12 +100,16 @@ extension MachOFile {
         default:
             throw DecodeError(.unrecognized, "not a Mach-O binary (magic \(Digest.hex(magicBytes)))", offset: Int(exactly: offset))
         }
-        let is64 = (ByteView(magicBytes, bigEndian: bigEndian).u32(0) ?? 0) == magic64
+        let order: ByteReader.ByteOrder = bigEndian ? .bigEndian : .littleEndian
+        let is64 = (try? magicField.uint32(at: 0, order)) == magic64
         let headerSize: UInt64 = is64 ? 32 : 28
         guard size >= headerSize else { throw fail("the Mach-O header is truncated", at: offset) }
-        let header = ByteView(try reader.read(at: offset, count: Int(headerSize)), bigEndian: bigEndian)
-        let cpuType = header.u32(4) ?? 0, cpuSubtype = header.u32(8) ?? 0, fileType = header.u32(12) ?? 0
-        let commandCount = header.u32(16) ?? 0, commandsSize = header.u32(20) ?? 0
+        let header = ByteReader(try reader.read(at: offset, count: Int(headerSize)))
+        guard let cpuType = try? header.uint32(at: 4, order), let cpuSubtype = try? header.uint32(at: 8, order),
+              let fileType = try? header.uint32(at: 12, order), let commandCount = try? header.uint32(at: 16, order),
+              let commandsSize = try? header.uint32(at: 20, order) else {
+            throw fail("the Mach-O header is truncated", at: offset)
+        }
         guard commandsSize <= maximumLoadCommandsSize else {
             throw fail("sizeofcmds is \(commandsSize) bytes (at most \(maximumLoadCommandsSize) are read)", at: offset + 20)
         }
@@ -116,8 +121,8 @@ extension MachOFile {
         }
         var result = MachOSlice(cpuType: cpuType, cpuSubtype: cpuSubtype, is64Bit: is64, isBigEndian: bigEndian,
                                 fileType: fileType, offset: offset, size: size)
-        let commands = ByteView(try reader.read(at: offset + headerSize, count: Int(commandsSize)), bigEndian: bigEndian)
-        try readLoadCommands(commands, count: Int(commandCount), into: &result, at: offset + headerSize)
+        let commands = ByteReader(try reader.read(at: offset + headerSize, count: Int(commandsSize)))
+        try readLoadCommands(commands, order, count: Int(commandCount), into: &result, at: offset + headerSize)
 
         if let dataOffset = result.codeSignatureOffset, let dataSize = result.codeSignatureSize {
             do {
@@ -136,12 +141,13 @@ extension MachOFile {
     private static let versionMinCommands: [UInt32: MachOPlatform] = [0x24: .macOS, 0x25: .iOS, 0x2F: .tvOS, 0x30: .watchOS]
 
     /// Walks the load commands; the first of each kind counts. `base` is their file offset.
-    private static func readLoadCommands(_ commands: ByteView, count: Int, into slice: inout MachOSlice,
-                                         at base: UInt64) throws {
+    private static func readLoadCommands(_ commands: ByteReader, _ order: ByteReader.ByteOrder, count: Int,
+                                         into slice: inout MachOSlice, at base: UInt64) throws {
         var position = 0
         var sawBuildVersion = false
         for index in 0..<count {
-            guard let command = commands.u32(position), let commandSize = commands.u32(position + 4) else {
+            guard let command = try? commands.uint32(at: position, order),
+                  let commandSize = try? commands.uint32(at: position + 4, order) else {
                 throw fail("load command \(index) is truncated", at: base + UInt64(position))
             }
             guard commandSize >= 8, Int(commandSize) <= commands.count - position else {
@@ -149,7 +155,7 @@ extension MachOFile {
                            + "outside the \(commands.count - position) bytes left", at: base + UInt64(position))
             }
             func field(_ offset: Int, needs minimum: UInt32) throws -> UInt32 {
-                guard commandSize >= minimum, let value = commands.u32(position + offset) else {
+                guard commandSize >= minimum, let value = try? commands.uint32(at: position + offset, order) else {
                     throw fail("load command \(index) (0x\(String(command, radix: 16))) is \(commandSize) bytes, "
                                + "fewer than its \(minimum)", at: base + UInt64(position))
                 }
@@ -158,7 +164,7 @@ extension MachOFile {
             switch command {
             case uuidCommand where slice.uuid == nil:
                 _ = try field(20, needs: 24)
-                slice.uuid = commands.slice(position + 8, 16).map { formatUUID($0) }
+                slice.uuid = (try? commands.bytes(at: position + 8, count: 16)).map { formatUUID($0) }
             case codeSignatureCommand where slice.codeSignatureOffset == nil:
                 slice.codeSignatureOffset = try field(8, needs: 16)
                 slice.codeSignatureSize = try field(12, needs: 16)

@@ -142,15 +142,15 @@ package struct ZipArchive: Sendable {
         func fail(_ what: String) -> DecodeError {
             DecodeError(.malformedZip, "central directory entry \(index) \(what)", offset: Int(exactly: entryOffset))
         }
-        guard let header = reader.take(46) else { throw fail("is truncated") }
+        guard let header = try? reader.readBytes(46) else { throw fail("is truncated") }
         guard header.u32(0) == 0x0201_4B50 else { throw fail("has a bad signature") }
         var extent = EntryExtent(compressedSize: UInt64(header.u32(20)), uncompressedSize: UInt64(header.u32(24)),
                                  localOffset: UInt64(header.u32(42)))
         let nameLength = Int(header.u16(28))
         guard nameLength <= maxNameLength else { throw fail("has a \(nameLength)-byte name") }
-        guard let nameBytes = reader.take(nameLength),
-              let extra = reader.take(Int(header.u16(30))),
-              reader.take(Int(header.u16(32))) != nil else { throw fail("is truncated") }
+        guard let nameBytes = try? reader.readBytes(nameLength),
+              let extra = try? reader.readBytes(Int(header.u16(30))),
+              (try? reader.readBytes(Int(header.u16(32)))) != nil else { throw fail("is truncated") }
         if extent.isSaturated || header.u16(34) == 0xFFFF {
             try readZip64Extent(&extent, extra: extra, fail: fail)
         }
@@ -180,7 +180,7 @@ package struct ZipArchive: Sendable {
         var fields = ByteReader(zip64)
         func replace(_ field: inout UInt64, if saturated: Bool, _ what: String) throws {
             guard saturated else { return }
-            guard let value = fields.u64() else { throw fail("lacks its zip64 \(what)") }
+            guard let value = try? fields.readUInt64(.littleEndian) else { throw fail("lacks its zip64 \(what)") }
             field = value
         }
         try replace(&extent.uncompressedSize, if: needsUncompressed, "uncompressed size")
@@ -192,8 +192,8 @@ package struct ZipArchive: Sendable {
     /// A malformed extra block ends the search rather than failing.
     private static func zip64Field(in extra: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var reader = ByteReader(extra)
-        while let id = reader.u16(), let size = reader.u16() {
-            guard let data = reader.take(Int(size)) else { return nil }
+        while let id = try? reader.readUInt16(.littleEndian), let size = try? reader.readUInt16(.littleEndian) {
+            guard let data = try? reader.readBytes(Int(size)) else { return nil }
             if id == 0x0001 { return data }
         }
         return nil

@@ -16,16 +16,25 @@ enum LegacyCompactPlist {
     /// The plist a format-1 or format-2 value holds (the caller checked its first three bytes).
     static func decode(_ stored: [UInt8], certificate: (String) throws -> [UInt8]?,
                        device: (Int64) throws -> String?) throws -> [UInt8] {
+        do {
+            return try rebuild(stored, certificate: certificate, device: device)
+        } catch is ByteReader.OutOfBounds {
+            throw StoredPlistError("truncated")
+        }
+    }
+
+    private static func rebuild(_ stored: [UInt8], certificate: (String) throws -> [UInt8]?,
+                                device: (Int64) throws -> String?) throws -> [UInt8] {
         var reader = ByteReader(stored)
-        _ = reader.take(3)
-        let format = try reader.byte()
+        _ = try reader.readBytes(3)
+        let format = try reader.readUInt8()
         guard format == 1 || format == 2 else { throw StoredPlistError("unknown format \(format)") }
-        let length = Int(try reader.uint32())
+        let length = Int(try reader.readUInt32(.littleEndian))
         // A damaged length or layout must not make this allocate more than a profile can hold.
         guard length <= ProfileDecoder.maximumSize else { throw StoredPlistError("declared length \(length) is too large") }
-        let crc = try reader.uint32()
-        let deflated = try reader.bytes(try reader.varint())
-        var blobs = format == 1 ? ByteReader(reader.rest) : ByteReader(try reader.bytes(try reader.varint()))
+        let crc = try reader.readUInt32(.littleEndian)
+        let deflated = try reader.readBytes(try reader.varint())
+        var blobs = format == 1 ? ByteReader(reader.rest) : ByteReader(try reader.readBytes(try reader.varint()))
         var devices = ByteReader(format == 1 ? [] : reader.rest)
         let template: [UInt8]
         do {
@@ -42,8 +51,8 @@ enum LegacyCompactPlist {
         }
         func appendBase64(_ bytes: ArraySlice<UInt8>) throws {
             let lineLength = try ops.varint()
-            let prefix = try ops.bytes(try ops.varint()), separator = try ops.bytes(try ops.varint())
-            let suffix = try ops.bytes(try ops.varint())
+            let prefix = try ops.readBytes(try ops.varint()), separator = try ops.readBytes(try ops.varint())
+            let suffix = try ops.readBytes(try ops.varint())
             // Checked before encoding: a damaged count must not make this allocate.
             guard (bytes.count + 2) / 3 * 4 <= length - out.count else { throw StoredPlistError("longer than declared") }
             try append(prefix)
@@ -51,21 +60,21 @@ enum LegacyCompactPlist {
             try append(suffix)
         }
         while !ops.isAtEnd {
-            switch try ops.byte() {
+            switch try ops.readUInt8() {
             case 0:
-                try append(try ops.bytes(try ops.varint()))
+                try append(try ops.readBytes(try ops.varint()))
             case 1:
-                let sha1 = Digest.hex(try ops.bytes(20))
+                let sha1 = Digest.hex(try ops.readBytes(20))
                 guard let der = try certificate(sha1) else { throw StoredPlistError("certificate \(sha1) is not in the catalogue") }
                 try appendBase64(der[...])
             case 2:
-                try appendBase64(try blobs.bytes(try ops.varint()))
+                try appendBase64(try blobs.readBytes(try ops.varint()))
             case 3:
-                let kind = try ops.byte()
+                let kind = try ops.readUInt8()
                 guard kind <= 1 else { throw StoredPlistError("unknown identifier kind") }
                 let digits = Array((kind == 0 ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
                 var text: [UInt8] = []
-                for (index, byte) in try blobs.bytes(kind == 0 ? 20 : 12).enumerated() {
+                for (index, byte) in try blobs.readBytes(kind == 0 ? 20 : 12).enumerated() {
                     if kind == 1 && index == 4 { text.append(UInt8(ascii: "-")) }
                     text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
                 }
@@ -169,27 +178,12 @@ enum LegacyCompactPlist {
         """.utf8)
 }
 
-/// The reads of the legacy layout, throwing at the end of the bytes.
+/// The LEB128 varints of the legacy layout.
 private extension ByteReader {
-    mutating func byte() throws -> UInt8 {
-        guard let byte = u8() else { throw StoredPlistError("truncated") }
-        return byte
-    }
-
-    mutating func uint32() throws -> UInt32 {
-        guard let value = u32() else { throw StoredPlistError("truncated") }
-        return value
-    }
-
-    mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
-        guard let bytes = take(count) else { throw StoredPlistError("truncated") }
-        return bytes
-    }
-
     mutating func varint() throws -> Int {
         var value = 0
         for shift in stride(from: 0, to: 35, by: 7) {
-            let byte = try byte()
+            let byte = try readUInt8()
             value |= Int(byte & 0x7F) << shift
             if byte < 0x80 { return value }
         }

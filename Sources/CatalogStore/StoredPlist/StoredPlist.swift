@@ -165,23 +165,28 @@ package enum StoredPlist {
         guard stored.first == magicPrefix[0] || stored.dropFirst().starts(with: magicPrefix.dropFirst()) else { return stored }
         guard stored.starts(with: magicPrefix) else { throw StoredPlistError("the value's magic is damaged") }
         var reader = ByteReader(stored)
-        _ = reader.take(magicPrefix.count)
-        guard let format = reader.u8() else { throw StoredPlistError("truncated") }
-        switch format {
-        case self.format: break
-        case 1, 2: return try LegacyCompactPlist.decode(stored, certificate: certificate, device: device)
-        default: throw StoredPlistError("unknown format \(format)")
-        }
-        guard let length = reader.u32(), let crc = reader.u32(), let count = reader.u16() else {
-            throw StoredPlistError("truncated")
-        }
-        // A damaged length must not make this allocate more than a profile can hold.
-        guard length <= ProfileDecoder.maximumSize else { throw StoredPlistError("declared length \(length) is too large") }
+        let length: UInt32, crc: UInt32
         var references: [(offset: Int, sha1: String, width: Int, separator: ArraySlice<UInt8>)] = []
-        for _ in 0..<count {
-            guard let offset = reader.u32(), let sha1 = reader.take(20), let width = reader.u16(),
-                  let gap = reader.u8(), let separator = reader.take(Int(gap)) else { throw StoredPlistError("truncated") }
-            references.append((Int(offset), Digest.hex(sha1), Int(width), separator))
+        do {
+            _ = try reader.readBytes(magicPrefix.count)
+            let format = try reader.readUInt8()
+            switch format {
+            case self.format: break
+            case 1, 2: return try LegacyCompactPlist.decode(stored, certificate: certificate, device: device)
+            default: throw StoredPlistError("unknown format \(format)")
+            }
+            length = try reader.readUInt32(.littleEndian)
+            crc = try reader.readUInt32(.littleEndian)
+            let count = try reader.readUInt16(.littleEndian)
+            // A damaged length must not make this allocate more than a profile can hold.
+            guard length <= ProfileDecoder.maximumSize else { throw StoredPlistError("declared length \(length) is too large") }
+            for _ in 0..<count {
+                let offset = try reader.readUInt32(.littleEndian), sha1 = try reader.readBytes(20)
+                let width = try reader.readUInt16(.littleEndian), separator = try reader.readBytes(Int(try reader.readUInt8()))
+                references.append((Int(offset), Digest.hex(sha1), Int(width), separator))
+            }
+        } catch is ByteReader.OutOfBounds {
+            throw StoredPlistError("truncated")
         }
         let text: [UInt8]
         do {
