@@ -150,50 +150,31 @@ package enum Zlib {
         return output
     }
 
-    /// zlib's deflate into zlib streams with a preset dictionary, one stream kept for many inputs
-    /// (reset for each). Not thread-safe: one thread at a time uses it (`@unchecked Sendable` so it
-    /// can be handed from one thread to the next).
-    package final class Deflater: @unchecked Sendable {
-        private var stream = z_stream()
-        private let ready: Bool
-        private let dictionary: [UInt8]
-
-        /// `level`: zlib's 0–9.
-        package init(level: Int32, dictionary: [UInt8] = []) {
-            self.dictionary = dictionary
-            ready = ccatalog_deflate_init(&stream, level, MAX_WBITS, 8) == Z_OK
+    /// `input` as one zlib stream made by zlib's deflate at `level` (0–9), with a preset dictionary
+    /// when one is given.
+    package static func deflate(_ input: [UInt8], level: Int32, dictionary: [UInt8] = []) throws -> [UInt8] {
+        var stream = z_stream()
+        guard ccatalog_deflate_init(&stream, level, MAX_WBITS, 8) == Z_OK else {
+            throw Error("zlib could not initialise a deflate stream")
         }
-
-        deinit {
-            if ready { deflateEnd(&stream) }
+        defer { deflateEnd(&stream) }
+        if !dictionary.isEmpty {
+            let set = dictionary.withUnsafeBufferPointer { deflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count)) }
+            guard set == Z_OK else { throw Error("zlib refused the preset dictionary") }
         }
-
-        /// `input` as one zlib stream.
-        package func deflate(_ input: [UInt8]) throws -> [UInt8] {
-            guard ready, deflateReset(&stream) == Z_OK else { throw Error("zlib could not initialise a deflate stream") }
-            if !dictionary.isEmpty {
-                let set = dictionary.withUnsafeBufferPointer {
-                    deflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count))
-                }
-                guard set == Z_OK else { throw Error("zlib refused the preset dictionary") }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))))
+        let status = input.withUnsafeBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
+                stream.avail_in = UInt32(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = UInt32(outBuffer.count)
+                return CCatalogZlib.deflate(&stream, Z_FINISH)
             }
-            var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))))
-            let status = input.withUnsafeBufferPointer { inBuffer in
-                output.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
-                    stream.avail_in = UInt32(inBuffer.count)
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = UInt32(outBuffer.count)
-                    let result = CCatalogZlib.deflate(&stream, Z_FINISH)
-                    stream.next_in = nil
-                    stream.next_out = nil
-                    return result
-                }
-            }
-            guard status == Z_STREAM_END else { throw Error("zlib could not deflate (status \(status))") }
-            output.removeLast(Int(stream.avail_out))
-            return output
         }
+        guard status == Z_STREAM_END else { throw Error("zlib could not deflate (status \(status))") }
+        output.removeLast(Int(stream.avail_out))
+        return output
     }
 
     /// zlib's CRC-32 of `bytes`.

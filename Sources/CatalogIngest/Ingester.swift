@@ -39,11 +39,6 @@ package final class Ingester {
     /// Writes so far this run, counted for the test hooks (debug builds only).
     private var writes = 0
     private let claims = ContentClaims()
-    /// One per decoding worker, kept for the run so that no batch allocates and clears a zlib
-    /// stream's window and hash table again. The i-th worker of each batch takes the i-th; batches
-    /// are decoded one after the other.
-    /// Kept for speed: cold ingest (bench.py).
-    private let compressors = (0..<DecodeQueue.workers).map { _ in StoredPlist.Encoder() }
     private var onWarning: (String, String) -> Void = { _, _ in }
     private var onProgress: (Progress) -> Void = { _ in }
     private var lastProgress = Date.distantPast
@@ -247,14 +242,13 @@ package final class Ingester {
         let claims = claims
         let queue = DecodeQueue(count: batch.count)
         let workers = (0..<min(DecodeQueue.workers, batch.count)).map { _ in BatchBox<[(Int, Decoded)]>() }
-        let compressors = compressors
         for _ in workers { group.enter() }
         let start: @Sendable () -> Void = {
-            for (worker, (box, compressor)) in zip(workers, compressors).enumerated() {
+            for (worker, box) in workers.enumerated() {
                 decoders.run(on: worker) {
                     var done: [(Int, Decoded)] = []
                     while let index = queue.take() {
-                        done.append((index, Self.decode(batch[index].0, claims: claims, compressor: compressor)))
+                        done.append((index, Self.decode(batch[index].0, claims: claims)))
                     }
                     box.value = done
                     group.leave()
@@ -301,14 +295,14 @@ package final class Ingester {
             self.compact = compact
         }
 
-        init(_ outcome: Outcome, compressor: StoredPlist.Encoder) {
+        init(_ outcome: Outcome) {
             let profile: ProvisioningProfile?
             switch outcome {
             case .profile(let decoded): profile = decoded
             case .build(let artifact): profile = artifact.profile
             default: profile = nil
             }
-            self.init(outcome: outcome, compact: profile.map { StoredPlist.encode($0, with: compressor) })
+            self.init(outcome: outcome, compact: profile.map { StoredPlist.encode($0) })
         }
     }
 
@@ -319,8 +313,7 @@ package final class Ingester {
 
     /// Reads, hashes and decodes one candidate on the calling thread. A profile whose bytes another
     /// file of this run already claimed is not decoded again.
-    private static func decode(_ candidate: Candidate, claims: ContentClaims,
-                               compressor: StoredPlist.Encoder) -> Decoded {
+    private static func decode(_ candidate: Candidate, claims: ContentClaims) -> Decoded {
         let outcome: Outcome
         if candidate.kind == .profile {
             do {
@@ -336,7 +329,7 @@ package final class Ingester {
         } else {
             outcome = decode(candidate, read: nil, claims: claims)
         }
-        return Decoded(outcome, compressor: compressor)
+        return Decoded(outcome)
     }
 
     /// Writes a decoded batch in walk order. Which thread decoded a shared profile depends on timing,

@@ -88,7 +88,7 @@ struct LegacyCompactPlistTests {
     /// and `crc`, with `blobs` (and for format 2 a device section) after it.
     private static func value(template: [UInt8], length: Int, crc: UInt32 = 0, format: UInt8,
                               blobs: [UInt8] = [], devices: [UInt8] = []) throws -> [UInt8] {
-        let deflated = try Zlib.Deflater(level: 6, dictionary: LegacyCompactPlist.dictionary).deflate(template)
+        let deflated = try Zlib.deflate(template, level: 6, dictionary: LegacyCompactPlist.dictionary)
         var out: [UInt8] = [0x00, 0x43, 0x50, format]
         for field in [UInt32(length), crc] { out += withUnsafeBytes(of: field.littleEndian, Array.init) }
         // Lengths below 128 are one-byte varints.

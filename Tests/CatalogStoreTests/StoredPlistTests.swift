@@ -144,7 +144,7 @@ struct StoredPlistTests {
                 out += withUnsafeBytes(of: reference.offset.littleEndian, Array.init) + Digest.sha1(certificate)
                 out += withUnsafeBytes(of: reference.width.littleEndian, Array.init) + [0]
             }
-            return out + (try Zlib.Deflater(level: 6, dictionary: StoredPlist.dictionary).deflate(text))
+            return out + (try Zlib.deflate(text, level: 6, dictionary: StoredPlist.dictionary))
         }
         let text = Array("<data></data>".utf8)
         let good = try value(length: text.count + 936, references: [(6, 0)], text: text)

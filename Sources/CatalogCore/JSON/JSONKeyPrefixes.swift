@@ -1,8 +1,8 @@
 /// What ``JSONObjectBytes`` writes for each member's key after the separator (`{` or `,`): the line
 /// feed and indent when pretty, the quoted key, `:` and, when pretty, a space. The bytes are made
-/// once per key and layout, and then copied whole. A listing writes the same two dozen keys in
-/// every row, and writing one a byte at a time took 445 instructions (a fifth of `profiles --json`
-/// after its first row).
+/// once per key and layout, and then copied whole: a listing writes the same two dozen keys in
+/// every row.
+/// Kept for speed: `profiles --json` rate (bench.py).
 ///
 /// Keys are string literals: a key is found by where its bytes are and how many there are (two
 /// literals at one address with one length are the same bytes). Open addressing, 64 slots; once

@@ -14,51 +14,8 @@ package enum VersionOrder {
     package static let numberWidth = 20
 
     package static func sortKey(_ version: String) -> String {
-        var version = version
-        if let key = version.withUTF8(asciiKey) { return key }
-        return characterKey(version)
-    }
-
-    /// The key built character by character: for any version, and the definition ``asciiKey(_:)``
-    /// must match.
-    static func characterKey(_ version: String) -> String {
         let components = version.trimmingWhitespace().split(separator: ".", omittingEmptySubsequences: false)
         return components.map(componentKey).joined(separator: ".")
-    }
-
-    /// The key of an all-ASCII version (nearly every one), from its bytes, since the writer builds
-    /// two per build and going by Characters is slow. Nil for any other version.
-    /// Kept for speed: cold ingest (bench.py).
-    private static func asciiKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-        let dot = UInt8(ascii: "."), zero = UInt8(ascii: "0")
-        var start = 0, end = bytes.count
-        while start < end && isSpace(bytes[start]) { start += 1 }
-        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
-        var key: [UInt8] = []
-        key.reserveCapacity(4 * numberWidth)
-        var index = start
-        while index < end {
-            let byte = bytes[index]
-            if byte == dot {
-                key.append(dot)
-                index += 1
-            } else if isDigit(byte) {
-                var run = index
-                while run < end && isDigit(bytes[run]) { run += 1 }
-                var significant = index
-                while significant < run && bytes[significant] == zero { significant += 1 }
-                key.append(contentsOf: repeatElement(zero, count: max(0, numberWidth - (run - significant))))
-                key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[significant..<run]))
-                index = run
-            } else {
-                key.append(byte)
-                index += 1
-            }
-        }
-        return String(decoding: key, as: UTF8.self)
     }
 
     private static func componentKey(_ component: Substring) -> String {

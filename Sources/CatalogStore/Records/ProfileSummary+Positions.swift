@@ -5,6 +5,7 @@ extension ProfileSummary {
     /// Where each column of `CatalogQueries.profileColumns` sits in a result, looked up by name once
     /// per statement instead of once per column of every row, which `profiles --json` reads for
     /// every profile. A column the result lacks reads as NULL.
+    /// Kept for speed: `profiles --json` rate (bench.py).
     struct Positions {
         /// The names these positions were found in; rows of another statement need their own.
         let names: ColumnNames

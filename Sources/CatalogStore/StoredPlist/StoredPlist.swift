@@ -27,26 +27,18 @@ package enum StoredPlist {
         package var certificates: [String: [UInt8]]
     }
 
-    /// The zlib stream each thread deflates with (zlib's default level 6). Not thread-safe: one
-    /// thread at a time uses it (`@unchecked Sendable` so it can be handed from one thread to the next).
-    package final class Encoder: @unchecked Sendable {
-        let deflater = Zlib.Deflater(level: 6, dictionary: StoredPlist.dictionary)
-        package init() {}
-    }
 
     // MARK: Encoding
 
     /// What to store for `profile`'s raw plist, its certificates by reference.
-    package static func encode(_ profile: ProvisioningProfile, with encoder: Encoder = Encoder()) -> Encoded {
-        encode(profile.rawPlist, certificates: zip(profile.certificateDERs, profile.certificates).map { ($0, $1.sha1) },
-               with: encoder)
+    package static func encode(_ profile: ProvisioningProfile) -> Encoded {
+        encode(profile.rawPlist, certificates: zip(profile.certificateDERs, profile.certificates).map { ($0, $1.sha1) })
     }
 
     /// What to store for `plist`, each `<data>` whose text is the base64 of one of `certificates`
     /// (DER, uppercase hex SHA-1) on lines of one width replaced by a reference. Should zlib fail,
     /// the plist itself (never expected).
-    package static func encode(_ plist: [UInt8], certificates: [(der: [UInt8], sha1: String)],
-                               with encoder: Encoder = Encoder()) -> Encoded {
+    package static func encode(_ plist: [UInt8], certificates: [(der: [UInt8], sha1: String)]) -> Encoded {
         let candidates = certificates.compactMap { certificate -> Candidate? in
             guard !certificate.der.isEmpty, let sha1 = HexDigits.bytes(certificate.sha1.utf8), sha1.count == 20 else { return nil }
             return Candidate(digits: Array(Data(certificate.der).base64EncodedData()), der: certificate.der,
@@ -87,7 +79,7 @@ package enum StoredPlist {
             count += 1
         }
         text.append(contentsOf: plist[copied...])
-        guard plist.count <= Int(UInt32.max), let deflated = try? encoder.deflater.deflate(text) else {
+        guard plist.count <= Int(UInt32.max), let deflated = try? Zlib.deflate(text, level: 6, dictionary: dictionary) else {
             return Encoded(bytes: plist, certificates: [:])
         }
         var out = magicPrefix + [format]

@@ -66,7 +66,7 @@ package final class CatalogWriter {
     private var hot: [HotStatement: any PreparedWrite] = [:]
     /// Devices and certificates this writer has already inserted (or found): shared by many
     /// profiles, so each is looked up in its table once per run instead of once per profile.
-    private var deviceIDs = DeviceIDTable()
+    private var deviceIDs: [String: Int64] = [:]
     private var knownCertificates = Set<String>()
     /// Certificates whose DER this writer has stored in `certificate_der` (or found there).
     private var storedDER = Set<String>()
@@ -315,16 +315,16 @@ package final class CatalogWriter {
         ids.reserveCapacity(udids.count)
         var missing = Set<String>()
         for udid in udids {
-            if let id = deviceIDs.id(of: udid) { ids.append(id) } else { missing.insert(udid) }
+            if let id = deviceIDs[udid] { ids.append(id) } else { missing.insert(udid) }
         }
         guard !missing.isEmpty else { return ids }
         let array = SQLValue.text(JSONValue.strings(missing.sorted()).serialized())
         try run(.insertDevices, [seen, array])
         try sharedDB.eachRow("SELECT id, udid FROM devices WHERE udid IN (\(sharedDB.dialect.jsonArrayElements("?")))",
                              [array]) { row in
-            if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs.set(id, for: udid) }
+            if let udid = row.string("udid"), let id = row.int64("id") { deviceIDs[udid] = id }
         }
-        return udids.compactMap { deviceIDs.id(of: $0) }
+        return udids.compactMap { deviceIDs[$0] }
     }
 
     // MARK: Runs
@@ -652,15 +652,7 @@ package final class CatalogWriter {
     /// each id and joined, since every device link of a run goes through here.
     /// Kept for speed: cold ingest (bench.py).
     static func jsonArray(_ ids: [Int64]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(ids.count * 8 + 2)
-        out.append(UInt8(ascii: "["))
-        for (index, id) in ids.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeInteger(id, to: &out)
-        }
-        out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 
     /// Whether `profile` (new to the catalogue) renews one catalogued before this run, as
