@@ -25,6 +25,9 @@ package final class Ingester {
     private var seen = Set<String>()
     /// Content hashes whose profile this run has stored, and the UUID they hold.
     private var profileBySHA: [String: String] = [:]
+    /// Each profile this run has stored, without its device list and raw plist: what a build
+    /// whose embedded profile another file decoded is checked against.
+    private var signingProfiles: [String: ProvisioningProfile] = [:]
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
     /// Profiles that lost a location this run (gone, or no longer decoding): those left with none are
@@ -496,6 +499,13 @@ package final class Ingester {
         guard profileBySHA[profile.sha256] == nil else { return }
         try store(profile)
         profileBySHA[profile.sha256] = profile.uuid
+        var checked = profile
+        // The kind, which the checks name, asks only whether it lists devices.
+        checked.devices = Array(profile.devices.prefix(1))
+        checked.rawPlist = []
+        checked.derEncodedProfile = nil
+        checked.unknownKeys = PlistDictionary()
+        signingProfiles[profile.sha256] = checked
         if let signature = profile.signature, signature.status == .invalid {
             onWarning(path, "profile \(profile.uuid) has an invalid signature: \(signature.reason)")
         }
@@ -522,6 +532,7 @@ package final class Ingester {
     }
 
     private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+        var artifact = artifact
         // The embedded profile: decoded here, or content another file of this run decoded.
         var profileUUID: String?
         if let profile = artifact.profile {
@@ -531,6 +542,10 @@ package final class Ingester {
         } else if let sha = artifact.embeddedProfileSHA256, artifact.profileError == nil {
             if let uuid = profileBySHA[sha] {
                 profileUUID = uuid
+                // The signing checks need the profile itself, as decode would have read it.
+                if let main = artifact.signingSubjects.firstIndex(where: { $0.role == .main && $0.profile == nil }) {
+                    artifact.signingSubjects[main].profile = signingProfiles[sha]
+                }
             } else {
                 try failEmbedded(artifact, at: embeddedProfilePath(artifact), "same content as a profile that failed to decode")
             }

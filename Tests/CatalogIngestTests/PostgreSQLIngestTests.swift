@@ -269,7 +269,11 @@ struct PostgreSQLIngestTests {
             ["expiring", "--builds", "--days", "400", "--include-expired"] + asOf,
             ["profiles", "--include-removed"] + asOf, ["certificates"] + asOf, ["devices"],
             ["builds", "--include-removed"] + asOf, ["runs"], ["errors"],
+            // The builds' signing problems, the dated ones once their date has passed.
+            ["builds", "--as-of", "2026-12-20"], ["show", "080B4AFF-C595-4955-AEED-8B8810E698FC", "--as-of", "2026-12-20"],
         ]
+        let later = try CatalogProcess.run(["builds", "--db", database.url, "--json", "--as-of", "2026-12-20"]).stdout
+        #expect(later.contains("\"signing_status\": \"profile-expired\"") && later.contains("\"code\": \"unsigned\""))
         for command in commands {
             let left = try CatalogProcess.run(command + ["--db", sqlite, "--format", "json"])
             let right = try CatalogProcess.run(command + ["--db", database.url, "--format", "json"])
