@@ -25,8 +25,10 @@ package final class Ingester {
     private var seen = Set<String>()
     /// Content hashes whose profile this run has stored, and the UUID they hold.
     private var profileBySHA: [String: String] = [:]
-    /// Each profile this run has stored, without its device list and raw plist: what a build
-    /// whose embedded profile another file decoded is checked against.
+    /// The profiles decoded in the batch being written, by content hash.
+    private var batchProfiles: [String: ProvisioningProfile] = [:]
+    /// Profiles builds embed that another file of the run decoded, by content hash: what their
+    /// signatures are checked against (a few distinct ones however many builds share them).
     private var signingProfiles: [String: ProvisioningProfile] = [:]
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
@@ -357,7 +359,11 @@ package final class Ingester {
                 compactBySHA[sha] = compact
             }
         }
-        defer { compactBySHA.removeAll(keepingCapacity: true) }
+        batchProfiles = decodedHere
+        defer {
+            compactBySHA.removeAll(keepingCapacity: true)
+            batchProfiles.removeAll()
+        }
         let outcomes = decoded.map(\.outcome)
         for index in batch.indices {
             if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
@@ -499,13 +505,6 @@ package final class Ingester {
         guard profileBySHA[profile.sha256] == nil else { return }
         try store(profile)
         profileBySHA[profile.sha256] = profile.uuid
-        var checked = profile
-        // The kind, which the checks name, asks only whether it lists devices.
-        checked.devices = Array(profile.devices.prefix(1))
-        checked.rawPlist = []
-        checked.derEncodedProfile = nil
-        checked.unknownKeys = PlistDictionary()
-        signingProfiles[profile.sha256] = checked
         if let signature = profile.signature, signature.status == .invalid {
             onWarning(path, "profile \(profile.uuid) has an invalid signature: \(signature.reason)")
         }
@@ -544,7 +543,7 @@ package final class Ingester {
                 profileUUID = uuid
                 // The signing checks need the profile itself, as decode would have read it.
                 if let main = artifact.signingSubjects.firstIndex(where: { $0.role == .main && $0.profile == nil }) {
-                    artifact.signingSubjects[main].profile = signingProfiles[sha]
+                    artifact.signingSubjects[main].profile = try signingProfile(sha256: sha, uuid: uuid)
                 }
             } else {
                 try failEmbedded(artifact, at: embeddedProfilePath(artifact), "same content as a profile that failed to decode")
@@ -570,6 +569,20 @@ package final class Ingester {
                                       containerKind: container, containerPath: candidate.path,
                                       size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
         }
+    }
+
+    /// The profile of content `sha256` (catalogued as `uuid`) that another file of the run decoded:
+    /// from this batch, else as read before, else decoded again from the plist the catalogue
+    /// stored for it (an earlier batch's; its signature was judged then).
+    private func signingProfile(sha256: String, uuid: String) throws -> ProvisioningProfile? {
+        if let known = signingProfiles[sha256] { return known }
+        var profile = batchProfiles[sha256]
+        if profile == nil, let plist = try writer.rawPlist(uuid: uuid) {
+            profile = try? ProfileDecoder.decode(plist, trust: nil)
+        }
+        if signingProfiles.count >= 256 { signingProfiles.removeAll() }
+        signingProfiles[sha256] = profile
+        return profile
     }
 
     /// A build whose embedded profile does not decode: an error, and the profile found there before

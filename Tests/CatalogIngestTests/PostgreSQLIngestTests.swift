@@ -241,6 +241,28 @@ struct PostgreSQLIngestTests {
 
     /// `catalog ingest` into PostgreSQL and into SQLite: every query command prints the same (the
     /// times of this run aside, which differ by the seconds between the two ingests).
+    /// A build is checked against its embedded profile however the run shared the decoding: one
+    /// build per batch, so most builds find their profile decoded by an earlier batch.
+    @Test func buildSigningIsJudgedAsOnSQLite() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("codesign", to: "codesign")
+        let database = try Database()
+        defer { database.drop() }
+        var options = IngestOptions(roots: [tree])
+        options.batchSize = 1
+        try Ingester(catalogue: try Catalogue.openForWriting(path: database.url, host: "ci", busyTimeout: 60), options: options).run()
+        let sqlite = scratch.file("catalog.sqlite")
+        try CatalogIngestTests.ingest([tree], db: sqlite, batchSize: 1)
+        var filter = CatalogQueries.BuildFilter()
+        filter.now = try #require(ISO8601.parse("2026-12-20T00:00:00Z"))
+        let left = try CatalogQueries(try Connection.openCatalogue(path: sqlite, readOnly: true)).builds(filter)
+        let right = try CatalogQueries(try PostgreSQLConnection(database.url)).builds(filter)
+        #expect(left.count >= 14 && left.map(\.path) == right.map(\.path))
+        #expect(left.map(\.signing) == right.map(\.signing))
+        #expect(right.contains { $0.signing?.problems.contains { $0.code == .getTaskAllowMismatch } == true })
+        #expect(right.contains { $0.signing?.problems.contains { $0.code == .profileExpired } == true })
+    }
+
     @Test func theCLIsIngestIntoPostgreSQLPrintsWhatSQLitePrints() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()

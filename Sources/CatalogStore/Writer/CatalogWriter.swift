@@ -56,7 +56,7 @@ package final class CatalogWriter {
     /// The connection of the run's transaction: the host's rows.
     let db: any WriteExecutor
     /// The connection shared rows are written on: `db` on SQLite, a second connection on PostgreSQL.
-    private let sharedDB: any WriteExecutor
+    let sharedDB: any WriteExecutor
     /// The connection that commits shared rows profile by profile (PostgreSQL); nil: inline.
     private let sharedConnection: PostgreSQLConnection?
     /// The host whose rows this writer writes: '' for a SQLite catalogue's own, unnamed machine.
