@@ -543,7 +543,7 @@ package final class Ingester {
                 profileUUID = uuid
                 // The signing checks need the profile itself, as decode would have read it.
                 if let main = artifact.signingSubjects.firstIndex(where: { $0.role == .main && $0.profile == nil }) {
-                    artifact.signingSubjects[main].profile = try signingProfile(sha256: sha, uuid: uuid)
+                    artifact.signingSubjects[main].profile = signingProfile(sha256: sha, uuid: uuid)
                 }
             } else {
                 try failEmbedded(artifact, at: embeddedProfilePath(artifact), "same content as a profile that failed to decode")
@@ -573,11 +573,12 @@ package final class Ingester {
 
     /// The profile of content `sha256` (catalogued as `uuid`) that another file of the run decoded:
     /// from this batch, else as read before, else decoded again from the plist the catalogue
-    /// stored for it (an earlier batch's; its signature was judged then).
-    private func signingProfile(sha256: String, uuid: String) throws -> ProvisioningProfile? {
+    /// stored for it (an earlier batch's; its signature was judged then). Nil when that cannot be
+    /// read: the checks that need the profile are left out, as for a profile that does not decode.
+    private func signingProfile(sha256: String, uuid: String) -> ProvisioningProfile? {
         if let known = signingProfiles[sha256] { return known }
         var profile = batchProfiles[sha256]
-        if profile == nil, let plist = try writer.rawPlist(uuid: uuid) {
+        if profile == nil, let plist = (try? writer.rawPlist(uuid: uuid)) ?? nil {
             profile = try? ProfileDecoder.decode(plist, trust: nil)
         }
         if signingProfiles.count >= 256 { signingProfiles.removeAll() }

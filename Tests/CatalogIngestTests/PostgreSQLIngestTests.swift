@@ -250,7 +250,7 @@ struct PostgreSQLIngestTests {
         defer { database.drop() }
         var options = IngestOptions(roots: [tree])
         options.batchSize = 1
-        try Ingester(catalogue: try Catalogue.openForWriting(path: database.url, host: "ci", busyTimeout: 60), options: options).run()
+        _ = try Ingester(catalogue: try Catalogue.openForWriting(path: database.url, host: "ci", busyTimeout: 60), options: options).run()
         let sqlite = scratch.file("catalog.sqlite")
         try CatalogIngestTests.ingest([tree], db: sqlite, batchSize: 1)
         var filter = CatalogQueries.BuildFilter()
