@@ -55,10 +55,10 @@ enum QuerySupport {
     }
 
     /// Prints rows already collected, the way ``stream(columns:keys:_:_:_:)`` prints them; CSV's
-    /// columns are every key of the rows.
-    static func print(_ records: [JSONValue], columns: [Column], _ options: QueryOptions,
+    /// columns are `keys` when given, else every key of the rows.
+    static func print(_ records: [JSONValue], columns: [Column], keys: [String]? = nil, _ options: QueryOptions,
                       _ context: CommandContext) {
-        let keys = options.format == .csv ? CSVRenderer.keys(of: records) : []
+        let keys = options.format == .csv ? keys ?? CSVRenderer.keys(of: records) : []
         var stream = RowStream(format: options.format, columns: columns, keys: keys, context: context)
         for record in records { stream.write(record) }
         stream.finish()

@@ -25,6 +25,11 @@ package final class Ingester {
     private var seen = Set<String>()
     /// Content hashes whose profile this run has stored, and the UUID they hold.
     private var profileBySHA: [String: String] = [:]
+    /// The profiles decoded in the batch being written, by content hash.
+    private var batchProfiles: [String: ProvisioningProfile] = [:]
+    /// Profiles builds embed that another file of the run decoded, by content hash: what their
+    /// signatures are checked against (a few distinct ones however many builds share them).
+    private var signingProfiles: [String: ProvisioningProfile] = [:]
     /// Build ids of containers written or looked up this run, for nested bundles' parent.
     private var buildIDs: [String: Int64] = [:]
     /// Profiles that lost a location this run (gone, or no longer decoding): those left with none are
@@ -347,7 +352,11 @@ package final class Ingester {
                 compactBySHA[sha] = compact
             }
         }
-        defer { compactBySHA.removeAll(keepingCapacity: true) }
+        batchProfiles = decodedHere
+        defer {
+            compactBySHA.removeAll(keepingCapacity: true)
+            batchProfiles.removeAll()
+        }
         let outcomes = decoded.map(\.outcome)
         for index in batch.indices {
             if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
@@ -515,6 +524,7 @@ package final class Ingester {
     }
 
     private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+        var artifact = artifact
         // The embedded profile: decoded here, or content another file of this run decoded.
         var profileUUID: String?
         if let profile = artifact.profile {
@@ -524,6 +534,10 @@ package final class Ingester {
         } else if let sha = artifact.embeddedProfileSHA256, artifact.profileError == nil {
             if let uuid = profileBySHA[sha] {
                 profileUUID = uuid
+                // The signing checks need the profile itself, as decode would have read it.
+                if let main = artifact.signingSubjects.firstIndex(where: { $0.role == .main && $0.profile == nil }) {
+                    artifact.signingSubjects[main].profile = signingProfile(sha256: sha, uuid: uuid)
+                }
             } else {
                 try failEmbedded(artifact, at: embeddedProfilePath(artifact), "same content as a profile that failed to decode")
             }
@@ -548,6 +562,21 @@ package final class Ingester {
                                       containerKind: container, containerPath: candidate.path,
                                       size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
         }
+    }
+
+    /// The profile of content `sha256` (catalogued as `uuid`) that another file of the run decoded:
+    /// from this batch, else as read before, else decoded again from the plist the catalogue
+    /// stored for it (an earlier batch's; its signature was judged then). Nil when that cannot be
+    /// read: the checks that need the profile are left out, as for a profile that does not decode.
+    private func signingProfile(sha256: String, uuid: String) -> ProvisioningProfile? {
+        if let known = signingProfiles[sha256] { return known }
+        var profile = batchProfiles[sha256]
+        if profile == nil, let plist = (try? writer.rawPlist(uuid: uuid)) ?? nil {
+            profile = try? ProfileDecoder.decode(plist, trust: nil)
+        }
+        if signingProfiles.count >= 256 { signingProfiles.removeAll() }
+        signingProfiles[sha256] = profile
+        return profile
     }
 
     /// A build whose embedded profile does not decode: an error, and the profile found there before

@@ -86,12 +86,25 @@ import Testing
         #expect(expiring.dropFirst().filter { $0[type] == "profile" }.allSatisfy { $0[uuid].count == 36 && $0[sha1].isEmpty })
     }
 
+    /// A build row's lists of objects and their members (docs/json-schema.md, "build row"): their
+    /// columns are there when a row's list is empty too.
+    static let buildRowLists = [
+        "executables": ["role", "path", "bundle_id", "architectures", "code_signature", "error"],
+        "dsyms": ["path", "architectures", "error"],
+        "signing_problems": ["code", "executable", "message"],
+    ]
+
     /// The documented flattening, written again here: `parent.key` for a nested object's keys, one
     /// column per member key for a list of objects (the items' values joined with `;`).
     static func flatten(_ value: OrderedJSON) -> [(String, String)] {
         var cells: [(String, String)] = []
+        let isBuildRow = value.pairs?.contains { $0.0 == "type" && $0.1 == .string("build") } ?? false
         func walk(_ value: OrderedJSON, _ name: String?) {
             func child(_ key: String) -> String { name.map { "\($0).\(key)" } ?? key }
+            if isBuildRow, let name, case .array(let items) = value, items.isEmpty, let members = buildRowLists[name] {
+                cells += members.map { (child($0), "") }
+                return
+            }
             switch value {
             case .object(let pairs) where !pairs.isEmpty || name == nil:
                 for (key, member) in pairs { walk(member, child(key)) }

@@ -48,6 +48,12 @@ import CatalogTestSupport
         let problems = try Self.build("Signed.app").signingProblems(asOf: after)
         #expect(problems.map(\.code) == [.profileExpired, .profileExpired])
         #expect(problems.map(\.executable) == ["Signed", "PlugIns/Widget.appex/Widget"])
+        // Each holds from its date: the profile's expiry, the certificate's notAfter; others have none.
+        let expiry = try #require(ISO8601DateFormatter().date(from: "2026-12-01T10:00:00Z"))
+        #expect(problems.map(\.date) == [expiry, expiry])
+        let certificate = try Self.build("ExpiredCertificate.app").signingProblems(asOf: .distantFuture)
+        #expect(certificate.first { $0.code == .certificateExpired }?.date == ISO8601DateFormatter().date(from: "2026-05-15T12:00:00Z"))
+        #expect(try Self.build("Debuggable.app").signingProblems(asOf: Self.asOf).allSatisfy { $0.date == nil })
         // dev_jane's certificate (2027-12-01) outlives macos-development (2027-01-15).
         let later = try #require(ISO8601DateFormatter().date(from: "2027-06-01T00:00:00Z"))
         #expect(try Self.codes("SignedMac.app", asOf: later) == ["profile-expired"])

@@ -241,6 +241,28 @@ struct PostgreSQLIngestTests {
 
     /// `catalog ingest` into PostgreSQL and into SQLite: every query command prints the same (the
     /// times of this run aside, which differ by the seconds between the two ingests).
+    /// A build is checked against its embedded profile however the run shared the decoding: one
+    /// build per batch, so most builds find their profile decoded by an earlier batch.
+    @Test func buildSigningIsJudgedAsOnSQLite() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("codesign", to: "codesign")
+        let database = try Database()
+        defer { database.drop() }
+        var options = IngestOptions(roots: [tree])
+        options.batchSize = 1
+        _ = try Ingester(catalogue: try Catalogue.openForWriting(path: database.url, host: "ci", busyTimeout: 60), options: options).run()
+        let sqlite = scratch.file("catalog.sqlite")
+        try CatalogIngestTests.ingest([tree], db: sqlite, batchSize: 1)
+        var filter = CatalogQueries.BuildFilter()
+        filter.now = try #require(ISO8601.parse("2026-12-20T00:00:00Z"))
+        let left = try CatalogQueries(try Connection.openCatalogue(path: sqlite, readOnly: true)).builds(filter)
+        let right = try CatalogQueries(try PostgreSQLConnection(database.url)).builds(filter)
+        #expect(left.count >= 14 && left.map(\.path) == right.map(\.path))
+        #expect(left.map(\.signing) == right.map(\.signing))
+        #expect(right.contains { $0.signing?.problems.contains { $0.code == .getTaskAllowMismatch } == true })
+        #expect(right.contains { $0.signing?.problems.contains { $0.code == .profileExpired } == true })
+    }
+
     @Test func theCLIsIngestIntoPostgreSQLPrintsWhatSQLitePrints() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()
@@ -269,7 +291,11 @@ struct PostgreSQLIngestTests {
             ["expiring", "--builds", "--days", "400", "--include-expired"] + asOf,
             ["profiles", "--include-removed"] + asOf, ["certificates"] + asOf, ["devices"],
             ["builds", "--include-removed"] + asOf, ["runs"], ["errors"],
+            // The builds' signing problems, the dated ones once their date has passed.
+            ["builds", "--as-of", "2026-12-20"], ["show", "080B4AFF-C595-4955-AEED-8B8810E698FC", "--as-of", "2026-12-20"],
         ]
+        let later = try CatalogProcess.run(["builds", "--db", database.url, "--json", "--as-of", "2026-12-20"]).stdout
+        #expect(later.contains("\"signing_status\": \"profile-expired\"") && later.contains("\"code\": \"unsigned\""))
         for command in commands {
             let left = try CatalogProcess.run(command + ["--db", sqlite, "--format", "json"])
             let right = try CatalogProcess.run(command + ["--db", database.url, "--format", "json"])

@@ -204,6 +204,13 @@ struct PostgreSQLQueriesTests {
         buildFilters.append(anyBuild)
         let builds = try a.builds(anyBuild)
         #expect(builds.count > 5)
+        #expect(builds.contains { $0.signing?.problems.isEmpty == false })
+        // Signing problems judged on each side, the dated ones before and after the fixtures' expiries.
+        for date in ["2026-05-01T00:00:00Z", "2026-12-20T00:00:00Z"] {
+            var f = anyBuild
+            f.now = try #require(ISO8601.parse(date))
+            buildFilters.append(f)
+        }
         for bundle in Set(builds.compactMap(\.bundleID)).sorted() {
             var f = CatalogQueries.BuildFilter()
             f.bundleID = bundle.uppercased()

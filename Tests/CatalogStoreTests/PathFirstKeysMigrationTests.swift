@@ -47,7 +47,9 @@ import Testing
         #expect(try Migrator().currentVersion(of: connection) >= migration.id)
         #expect(try connection.queryFirst("PRAGMA foreign_key_check") == nil)
         for table in Self.tables {
-            #expect(try rows(connection, table) == before[table], "\(table)")
+            // Later migrations add columns at the end (0019: builds.signing_checked): the old ones compare.
+            let width = before[table]?.first?.count ?? 0
+            #expect(try rows(connection, table).map { Array($0.prefix(width)) } == before[table], "\(table)")
             #expect(try rows(connection, table).count == (table == "builds" ? 4 : 2))
         }
 

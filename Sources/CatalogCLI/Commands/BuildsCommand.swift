@@ -10,6 +10,8 @@ enum BuildsCommand: Command {
         Newest version first with version-aware ordering (1.10 after 1.9), then newest build.
         Each build shows its source (app, ipa, xcarchive, plist), path, embedded profile and archive date,
         and when it stops launching: its embedded profile's effective expiry (launches_until).
+        SIGNING is ok or the first signing problem at --as-of (see catalog verify), SIGNED BY the
+        certificate the app's executable was signed with.
         """
     static let arguments = [ArgumentSpec(name: "bundle-id", help: "Only builds of this bundle id.", optional: true)]
     static let examples = [
@@ -26,14 +28,16 @@ enum BuildsCommand: Command {
         Column(key: "profile_uuid", header: "PROFILE"),
         Column(key: "profile_kind", header: "KIND"),
         Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
+        Column(key: "signing_status", header: "SIGNING"),
+        Column(key: "signing_certificate_name", header: "SIGNED BY"),
         Column.host,
         Column(key: "path", header: "PATH"),
         // Only `--uuid`: where the binary is inside the build.
         Column(key: "binary_path", header: "BINARY", tableOnlyWhenSet: true),
         Column(key: "dsym_path", header: "DSYM", tableOnlyWhenSet: true),
         Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
-    ].ranked(["bundle_id", "formatted_version", "launches_until", "source_kind", "removed_at", "profile_kind", "path", "host",
-              "binary_path", "dsym_path", "archived_at", "profile_uuid"])
+    ].ranked(["bundle_id", "formatted_version", "launches_until", "signing_status", "source_kind", "removed_at", "profile_kind",
+              "path", "host", "binary_path", "dsym_path", "signing_certificate_name", "archived_at", "profile_uuid"])
 
     static func run(_ options: BuildsOptions, _ context: CommandContext) throws -> Int32 {
         let queries = try QuerySupport.queries(options.query, context)

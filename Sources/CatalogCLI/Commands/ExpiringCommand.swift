@@ -117,7 +117,7 @@ enum ExpiringCommand: Command {
             ($0.element.launchesUntil ?? .distantPast, $0.offset) < ($1.element.launchesUntil ?? .distantPast, $1.offset)
         }.map(\.element)
         let records = builds.map { $0.output(now: now) }
-        QuerySupport.print(records, columns: buildColumns, options.query, context)
+        QuerySupport.print(records, columns: buildColumns, keys: BuildSummary.outputKeys, options.query, context)
         return options.exitCode && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 }

@@ -22,7 +22,7 @@ enum ShowCommand: Command {
         let target = options.profile
         let queries = try QuerySupport.queries(options.query, context)
         let uuid = try ProfileLookup.uuid(target, host: options.query.host, queries)
-        guard let detail = try queries.profileDetail(uuid: uuid, host: options.query.host) else {
+        guard let detail = try queries.profileDetail(uuid: uuid, host: options.query.host, asOf: options.query.asOf) else {
             throw CLIError(uuid == target.uppercased() ? "no profile '\(target)' in the catalogue"
                                : "no profile \(uuid) (from '\(target)') in the catalogue")
         }

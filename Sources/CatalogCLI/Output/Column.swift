@@ -50,7 +50,7 @@ struct Column: Sendable {
         case "bundle_id": return .middle
         case "build_numbers", "roots", "sources", "platforms": return .list
         case "name", "common_name", "message", "reason", "signature_reason", "certificate_type", "kind", "error",
-             "formatted_version": return .end
+             "formatted_version", "signing_status", "signing_certificate_name": return .end
         default: return nil
         }
     }

@@ -48,7 +48,8 @@ extension ProfileDetail {
             ("locations", .array(locations.map(\.output))),
             ("builds", .array(builds.map {
                 $0.output(now: now).picking(["bundle_id", "short_version", "build", "formatted_version", "source_kind",
-                                             "host", "path", "app_path", "archived_at", "removed_at"])
+                                             "host", "path", "app_path", "archived_at", "removed_at", "signing_status",
+                                             "signing_certificate_name", "executables", "dsyms", "signing_problems"])
             })),
             ("renewals", .array(renewals.map(\.output))),
         ])

@@ -16,8 +16,8 @@ public enum SigningCheck {
     public static func problems(_ subject: SigningSubject, asOf: Date) -> [SigningProblem] {
         guard !subject.isSimulator else { return [] }
         var problems: [SigningProblem] = []
-        func add(_ code: SigningProblem.Code, _ message: String) {
-            problems.append(SigningProblem(code, executable: subject.executable, message: message))
+        func add(_ code: SigningProblem.Code, _ message: String, date: Date? = nil) {
+            problems.append(SigningProblem(code, executable: subject.executable, message: message, date: date))
         }
         var signature: CodeSignature?
         switch subject.binary {
@@ -76,10 +76,11 @@ public enum SigningCheck {
             }
         }
         if profile.expirationDate < asOf {
-            add(.profileExpired, "\(profileLabel) expired \(ISO8601.format(profile.expirationDate))")
+            add(.profileExpired, "\(profileLabel) expired \(ISO8601.format(profile.expirationDate))", date: profile.expirationDate)
         }
         if let leaf = signature?.signingCertificate, leaf.notAfter < asOf {
-            add(.certificateExpired, "the signing certificate '\(leaf.commonName ?? "?")' expired \(ISO8601.format(leaf.notAfter))")
+            add(.certificateExpired, "the signing certificate '\(leaf.commonName ?? "?")' expired \(ISO8601.format(leaf.notAfter))",
+                date: leaf.notAfter)
         }
         if signature != nil {
             let signed = getTaskAllowKeys.lazy.compactMap { claimed[$0]?.bool }.first ?? false

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a build would not install, or not pass App Store processing: one fact about one bundle's
 /// signature against its embedded profile.
 public struct SigningProblem: Sendable, Equatable, Hashable {
@@ -30,10 +32,15 @@ public struct SigningProblem: Sendable, Equatable, Hashable {
     public var executable: String
     /// One sentence for a person.
     public var message: String
+    /// For a dated code (`profile-expired`, `certificate-expired`): the date that has passed (the
+    /// profile's expiry, the certificate's `notAfter`); the problem holds at any later date. Nil
+    /// for the others.
+    public var date: Date?
 
-    public init(_ code: Code, executable: String, message: String) {
+    public init(_ code: Code, executable: String, message: String, date: Date? = nil) {
         self.code = code
         self.executable = executable
         self.message = message
+        self.date = date
     }
 }

@@ -38,7 +38,7 @@ extension CatalogQueries {
         (SELECT parent.bundle_id FROM builds parent WHERE parent.id = b.parent_build_id) AS parent_bundle_id,
         b.first_seen, b.last_seen, b.removed_at,
         p.kind AS profile_kind, p.effective_expiration_date AS launches_until, p.expiry_cause AS launches_until_cause,
-        \(supersededBy(dialect)) AS profile_superseded_by, b.error
+        \(supersededBy(dialect)) AS profile_superseded_by, b.error, b.id AS build_id, b.signing_checked
         """
     }
 
@@ -98,11 +98,76 @@ extension CatalogQueries {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
+        // Handed on a page at a time, each page's signing facts read by two queries.
+        var page: [(id: Int64, checked: Bool, build: BuildSummary)] = []
+        func flush() throws {
+            let signing = try self.signing(ofBuilds: page.filter(\.checked).map(\.id), asOf: filter.now)
+            for var entry in page {
+                if entry.checked { entry.build.signing = signing[entry.id] ?? BuildSigning() }
+                try body(entry.build)
+            }
+            page.removeAll(keepingCapacity: true)
+        }
         try db.eachRow(sql, parameters) { row in
             var summary = try BuildSummary(row)
             if let uuid = filter.binaryUUID { summary.binaryMatch = BuildSummary.BinaryMatch(uuid: uuid, row) }
-            try body(summary)
+            page.append((row.int64("build_id") ?? 0, row.bool("signing_checked") ?? false, summary))
+            if page.count == Self.signingPage { try flush() }
         }
+        try flush()
+    }
+
+    /// Builds per page of ``forEachBuild(_:_:)``: the ids one signing query lists.
+    static let signingPage = 200
+
+    /// The executables, dSYMs and signing problems (a dated one only when its date is before
+    /// `asOf`) of the builds `ids`.
+    func signing(ofBuilds ids: [Int64], asOf: Date) throws -> [Int64: BuildSigning] {
+        guard !ids.isEmpty else { return [:] }
+        var result: [Int64: BuildSigning] = [:]
+        let list = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let values = ids.map(SQLValue.integer)
+        let json = StoredJSON()
+        // Rows come slice by slice in the order the writer wrote them: a file's slices together.
+        var last: (build: Int64, kind: String, path: String)?
+        try db.eachRow("""
+            SELECT build_id, kind, role, path, bundle_id, arch, uuid, cdhash, team_id, certificate_sha1, certificate_name,
+                   identifier, entitlements, error
+            FROM build_binaries WHERE build_id IN (\(list)) ORDER BY build_id, id
+            """, values) { row in
+            let build = row.int64("build_id") ?? 0, kind = row.string("kind") ?? "", path = row.string("path") ?? ""
+            let isDSYM = kind == "dsym"
+            var binaries = (isDSYM ? result[build]?.dsyms : result[build]?.executables) ?? []
+            if binaries.isEmpty || last.map({ $0 != (build, kind, path) }) ?? true {
+                binaries.append(CataloguedBinary(role: try row.optionalValue("role", as: BuildExecutable.Role.self), path: path,
+                                                 bundleID: row.string("bundle_id"), architectures: [], signature: nil,
+                                                 error: row.string("error")))
+                last = (build, kind, path)
+            }
+            if let arch = row.string("arch") {
+                binaries[binaries.count - 1].architectures.append(.init(arch: arch, uuid: row.string("uuid")))
+            }
+            if binaries[binaries.count - 1].signature == nil, let entitlements = row.string("entitlements") {
+                binaries[binaries.count - 1].signature = .init(
+                    identifier: row.string("identifier"), teamID: row.string("team_id"), cdhash: row.string("cdhash"),
+                    certificateSHA1: row.string("certificate_sha1"), certificateName: row.string("certificate_name"),
+                    entitlements: json.value(entitlements))
+            }
+            if isDSYM { result[build, default: BuildSigning()].dsyms = binaries } else { result[build, default: BuildSigning()].executables = binaries }
+        }
+        try db.eachRow("""
+            SELECT build_id, code, executable, message, effective_at
+            FROM build_signing_problems WHERE build_id IN (\(list)) ORDER BY build_id, ordinal
+            """, values) { row in
+            let date = row.date("effective_at")
+            // A dated problem holds once its date has passed, as the check judges it at a date.
+            if let date, !(date < asOf) { return }
+            let problem = SigningProblem(try row.value("code", as: SigningProblem.Code.self),
+                                         executable: row.string("executable") ?? "", message: row.string("message") ?? "",
+                                         date: date)
+            result[row.int64("build_id") ?? 0, default: BuildSigning()].problems.append(problem)
+        }
+        return result
     }
 
     /// One record per short version of `bundleID`: the builds seen, when, and archive dates; with

@@ -206,8 +206,8 @@ extension CatalogQueries {
     }
 
     /// Everything known about one profile, or nil when the UUID is not catalogued; with `host`, its
-    /// locations and builds are that host's only.
-    package func profileDetail(uuid: String, host: String? = nil) throws -> ProfileDetail? {
+    /// locations and builds are that host's only. The builds' signing problems are judged at `asOf`.
+    package func profileDetail(uuid: String, host: String? = nil, asOf: Date = Date()) throws -> ProfileDetail? {
         let key = SQLValue.text(uuid.uppercased())
         guard let row = try db.firstRow("""
             SELECT id, uuid, name, app_id_name, team_id, team_name, team_identifiers, app_id_prefixes, platforms, kind,
@@ -249,6 +249,7 @@ extension CatalogQueries {
         buildFilter.profileUUID = uuid
         buildFilter.presence = .any
         buildFilter.host = host
+        buildFilter.now = asOf
         let builds = try self.builds(buildFilter)
         // Renewals as README "Renewals" defines them (and `supersededBy` and the ingest count use):
         // same team, application identifier, kind and platforms; the later effective expiry renews,

@@ -35,6 +35,9 @@ package struct BuildSummary: Sendable, Equatable {
     package var error: String?
     /// Found by a binary's UUID (``CatalogQueries/BuildFilter/binaryUUID``): where it is in the build.
     package var binaryMatch: BinaryMatch? = nil
+    /// Its executables, dSYMs and signing problems; nil for a stray Info.plist, and for a build
+    /// catalogued before the catalogue kept them, until the next ingest reads it again.
+    package var signing: BuildSigning? = nil
 
     /// Where a build holds the binary of one UUID: paths inside the build, as `decode` gives them.
     package struct BinaryMatch: Sendable, Equatable {

@@ -56,7 +56,7 @@ package final class CatalogWriter {
     /// The connection of the run's transaction: the host's rows.
     let db: any WriteExecutor
     /// The connection shared rows are written on: `db` on SQLite, a second connection on PostgreSQL.
-    private let sharedDB: any WriteExecutor
+    let sharedDB: any WriteExecutor
     /// The connection that commits shared rows profile by profile (PostgreSQL); nil: inline.
     private let sharedConnection: PostgreSQLConnection?
     /// The host whose rows this writer writes: '' for a SQLite catalogue's own, unnamed machine.
@@ -118,9 +118,9 @@ package final class CatalogWriter {
                 INSERT INTO builds (host, bundle_id, name, display_name, short_version, build, version_sort, build_sort,
                     unresolved, platform, minimum_os_version, package_type, source_kind, path, app_path,
                     parent_build_id, profile_uuid, profile_error, team_id, signing_identity, scheme, archived_at,
-                    size, mtime, content_sha256, first_seen, last_seen, removed_at)
+                    size, mtime, content_sha256, first_seen, last_seen, removed_at, signing_checked)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    COALESCE(?, (SELECT team_id FROM profiles WHERE uuid = ?)), ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                    COALESCE(?, (SELECT team_id FROM profiles WHERE uuid = ?)), ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
                 ON CONFLICT (host, path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
                     display_name = excluded.display_name, short_version = excluded.short_version,
                     build = excluded.build, version_sort = excluded.version_sort, build_sort = excluded.build_sort,
@@ -131,7 +131,8 @@ package final class CatalogWriter {
                     team_id = excluded.team_id, signing_identity = excluded.signing_identity,
                     scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
                     mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
-                    last_seen = excluded.last_seen, removed_at = NULL, error = NULL
+                    last_seen = excluded.last_seen, removed_at = NULL, error = NULL,
+                    signing_checked = excluded.signing_checked
                 \(dialect.returningID)
                 """
             case .upsertProfile: return """
@@ -780,6 +781,8 @@ package final class CatalogWriter {
             SQLValue(artifact.profileError?.message), SQLValue(artifact.teamID ?? artifact.profile?.teamID), profileUUID,
             SQLValue(artifact.signingIdentity), SQLValue(artifact.scheme), SQLValue(artifact.archivedAt), SQLValue(size),
             SQLValue(mtime), SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), seen, seen,
+            // A stray Info.plist has no signature to judge.
+            SQLValue(artifact.sourceKind != .plist),
         ])
         guard let id = existing ?? id else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
         try replaceBinaries(of: id, artifact, isNew: existing == nil)

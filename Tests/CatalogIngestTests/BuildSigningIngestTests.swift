@@ -1,0 +1,108 @@
+import CatalogCore
+import CatalogTestSupport
+import Foundation
+import Testing
+@testable import CatalogIngest
+@testable import CatalogStore
+
+/// A build's signing facts as the catalogue keeps them (migration 0019): the executables, dSYMs and
+/// signing problems the ingest read, given back by the build queries as decode finds them, the
+/// dated problems only at a date after theirs; filled in for builds catalogued before.
+@Suite struct BuildSigningIngestTests {
+    /// Before the fixture profile `Example App AdHoc` expires (2026-12-01), and after.
+    static let before = ISO8601.parse("2026-09-01T00:00:00Z")!
+    static let after = ISO8601.parse("2026-12-20T00:00:00Z")!
+
+    /// Back from schema 19 to 18, as a binary of 0018 left the catalogue (every stamp recorded).
+    static func undoMigration19(_ connection: Connection) throws {
+        try connection.execute("DROP TABLE build_signing_problems")
+        try connection.execute("ALTER TABLE build_binaries DROP COLUMN entitlements")
+        try connection.execute("ALTER TABLE build_binaries DROP COLUMN error")
+        try connection.execute("ALTER TABLE builds DROP COLUMN signing_checked")
+        try connection.execute("DELETE FROM schema_migrations WHERE id = 19")
+    }
+
+    static func builds(_ db: String, asOf: Date) throws -> [BuildSummary] {
+        var filter = CatalogQueries.BuildFilter()
+        filter.now = asOf
+        filter.presence = .any
+        return try CatalogQueries(try Connection.openCatalogue(path: db, readOnly: true)).builds(filter)
+    }
+
+    /// What decode gives for the build at `path` (inside its container at `appPath`), at `asOf`.
+    static func decoded(_ build: BuildSummary, asOf: Date) throws -> (problems: [SigningProblem], executables: Int, dsyms: Int) {
+        let artifact = try BuildArtifact(contentsOf: URL(fileURLWithPath: build.path), trust: nil)
+        return (artifact.signingProblems(asOf: asOf), artifact.executables.count, artifact.dsyms.count)
+    }
+
+    @Test func theBuildQueriesGiveWhatDecodeFindsAtEachDate() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("codesign", to: "codesign")
+        let db = scratch.file("catalog.sqlite")
+        // One build per batch: a build whose embedded profile another batch decoded is checked too.
+        try ingest([tree], db: db, batchSize: 1)
+        for date in [Self.before, Self.after] {
+            let builds = try Self.builds(db, asOf: date)
+            #expect(builds.count >= 14)
+            for build in builds {
+                let signing = try #require(build.signing, "\(build.path)")
+                let expected = try Self.decoded(build, asOf: date)
+                #expect(signing.problems.map(\.code) == expected.problems.map(\.code), "\(build.path) at \(date)")
+                #expect(signing.problems.map(\.message) == expected.problems.map(\.message), "\(build.path)")
+                #expect(signing.executables.count == expected.executables && signing.dsyms.count == expected.dsyms, "\(build.path)")
+            }
+        }
+        func build(_ name: String, _ date: Date) throws -> BuildSigning {
+            try #require(try Self.builds(db, asOf: date).first { $0.path == tree + "/" + name }?.signing, "\(name)")
+        }
+        // Dated: the profile's expiry holds only after it.
+        #expect(try build("Signed.app", Self.before).problems.isEmpty)
+        // The app's and its widget's profiles.
+        #expect(try build("Signed.app", Self.after).problems.map(\.code) == [.profileExpired, .profileExpired])
+        let expiry = ISO8601.parse("2026-12-01T10:00:00Z")
+        #expect(try build("Signed.app", Self.after).problems.first?.date == expiry)
+        #expect(try build("Debuggable.app", Self.before).firstProblem == .getTaskAllowMismatch)
+        #expect(try build("Debuggable.app", Self.after).firstProblem == .profileExpired)
+        // What the executables were signed with.
+        let archive = try build("Signed.xcarchive", Self.before)
+        #expect(archive.mainCertificateName == "Apple Distribution: Example Corp (TEAM123456)")
+        #expect(archive.dsyms.count == 2 && archive.dsyms.allSatisfy { $0.role == nil && !$0.architectures.isEmpty })
+        let main = try #require(archive.executables.first)
+        #expect(main.role == .main && main.signature?.cdhash?.count == 40)
+        #expect(main.signature?.entitlements["get-task-allow"] == .bool(false))
+        let unsigned = try build("Unsigned.app", Self.before)
+        #expect(unsigned.executables.first?.signature == nil && unsigned.firstProblem == .unsigned)
+        #expect(unsigned.mainCertificateName == nil)
+    }
+
+    @Test func buildsCataloguedAtSchema18AreFilledInByTheNextIngest() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("codesign", to: "codesign")
+        let db = scratch.file("catalog.sqlite")
+        try ingest([tree], db: db)
+        let expected = try Self.builds(db, asOf: Self.after).map(\.signing)
+        #expect(expected.contains { $0?.problems.isEmpty == false })
+        try Self.undoMigration19(try Connection.openCatalogue(path: db))
+
+        // Migrated again: nothing judged until the builds are read again, and they will be.
+        let migrated = try Connection.openCatalogue(path: db)
+        #expect(try migrated.count("SELECT count(*) AS n FROM files WHERE kind IN ('app', 'ipa', 'xcarchive')") == 0)
+        #expect(try Self.builds(db, asOf: Self.after).allSatisfy { $0.signing == nil })
+        let report = try ingest([tree], db: db)
+        #expect(report.filesDecoded > 0 && report.buildsNew == 0)
+        #expect(try Self.builds(db, asOf: Self.after).map(\.signing) == expected)
+        #expect(try ingest([tree], db: db).filesDecoded == 0)
+    }
+
+    @Test func aRewrittenBuildReplacesItsProblems() throws {
+        let scratch = try Scratch()
+        let tree = try scratch.copyFixtures("codesign", to: "codesign")
+        let db = scratch.file("catalog.sqlite")
+        try ingest([tree], db: db)
+        let count = { try Connection.openCatalogue(path: db, readOnly: true).count("SELECT count(*) AS n FROM build_signing_problems") }
+        let first = try count()
+        #expect(first > 0)
+        try ingest([tree], db: db, full: true)
+        #expect(try count() == first)
+    }
+}
