@@ -63,7 +63,7 @@ extension BuildSummary {
             ("days_left", DaysLeft.json(until: launchesUntil, from: now)),
             ("profile_superseded_by", .optional(profileSupersededBy)),
             ("error", .optional(error)),
-            ("signing_status", .optional(signing.map { $0.firstProblem?.rawValue ?? "ok" })),
+            ("signing_status", .optional(signing?.status)),
             ("signing_certificate_name", .optional(signing?.mainCertificateName)),
             ("executables", .array((signing?.executables ?? []).map(\.executableJSON))),
             ("dsyms", .array((signing?.dsyms ?? []).map(\.dsymJSON))),

@@ -22,6 +22,14 @@ package struct BuildSigning: Sendable, Equatable {
         return problems.map(\.code).min { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
     }
 
+    /// `ok`, or the first problem's code; nil when there is none but the app's own executable was not
+    /// found or not read, since then nothing was checked.
+    package var status: String? {
+        if let first = firstProblem { return first.rawValue }
+        guard let main = executables.first(where: { $0.role == .main }), main.error == nil else { return nil }
+        return "ok"
+    }
+
     /// The certificate the app's own executable was signed with (its common name); nil when it is
     /// unsigned, ad hoc or not read.
     package var mainCertificateName: String? {
