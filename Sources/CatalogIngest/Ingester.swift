@@ -23,6 +23,10 @@ package final class Ingester {
     private var runID: Int64 = 0
     /// Every path the walk saw this run: candidates, so what lies under them counts as present.
     private var seen = Set<String>()
+    /// Contents a profile file of this run has been counted as decoded for. A profile file counts
+    /// once per content, in walk order, whichever thread decoded that content: a build's worker may
+    /// have claimed it first, and the run's counts must not depend on which did.
+    private var countedProfileContents = Set<String>()
     /// Content hashes whose profile this run has stored, and the UUID they hold.
     private var profileBySHA: [String: String] = [:]
     /// The profiles decoded in the batch being written, by content hash.
@@ -436,13 +440,14 @@ package final class Ingester {
         let errorsBefore = report.errors.count
         switch outcome {
         case .profile(let profile):
-            report.filesDecoded += 1
+            if countedProfileContents.insert(profile.sha256).inserted { report.filesDecoded += 1 }
             try storeOnce(profile, path: candidate.path)
             warn(candidate.path, profile)
             sha = profile.sha256
             try writer.recordLocation(path: candidate.path, profileUUID: profile.uuid, containerKind: .standalone,
                                       containerPath: nil, size: stamp.size, mtime: mtime, sha256: profile.sha256, at: now)
         case .duplicate(let hash) where profileBySHA[hash] != nil:
+            if countedProfileContents.insert(hash).inserted { report.filesDecoded += 1 }
             try recordKnown(uuid: profileBySHA[hash] ?? "", sha256: hash, candidate: candidate, stamp: stamp, mtime: mtime)
             sha = hash
         case .duplicate:

@@ -192,6 +192,24 @@ import CatalogTestSupport
         #expect(try connection.count("SELECT count(*) AS n FROM profiles") == report.profilesNew + report.profilesRenewed)
     }
 
+    /// A profile file whose content a build embeds counts as decoded whether the build or the file
+    /// comes first in the walk: in batches of one, the first in walk order is the one that decodes
+    /// the content, so before, the count changed with the order (and, in larger batches, with
+    /// which thread claimed the content first).
+    @Test func theDecodedCountDoesNotDependOnWhichCopyCameFirst() throws {
+        var counts: [Int] = []
+        for (bundles, profiles) in [("a-bundles", "b-profiles"), ("b-bundles", "a-profiles")] {
+            let scratch = try Scratch()
+            try scratch.copyFixtures("bundles", to: "tree/" + bundles)
+            try scratch.copyFixtures("profiles", to: "tree/" + profiles)
+            let report = try ingest([scratch.file("tree")], db: scratch.file("catalog.sqlite"), batchSize: 1)
+            #expect(report.errors.isEmpty, "\(report.errors)")
+            counts.append(report.filesDecoded)
+        }
+        #expect(counts[0] == counts[1], "files decoded with the bundles first, then with the profiles first: \(counts)")
+        #expect(counts[0] > 0)
+    }
+
     @Test func fullRereadsEverything() throws {
         let scratch = try Scratch()
         let tree = try scratch.copyFixtures()
