@@ -39,8 +39,12 @@ struct BuildBinaryReader {
                                      known: (AppInfo, (present: Bool, profile: ProvisioningProfile?))? = nil) {
         guard bundles < Self.maximumBundles else { return }
         bundles += 1
-        let isMacOS = files.isFile(Self.join(bundle, "Contents/Info.plist"))
+        // Each folder is listed once and only the entries it has are looked at: most bundles hold
+        // none of the nested locations, and trying each by name costs a failed open apiece.
+        let top = Set(files.children(of: bundle))
+        let isMacOS = top.contains("Contents") && files.isFile(Self.join(bundle, "Contents/Info.plist"))
         let content = isMacOS ? Self.join(bundle, "Contents") : bundle
+        let entries = isMacOS ? Set(files.children(of: content)) : top
         let info = known?.0 ?? (try? AppInfoDecoder.decode(files.read(Self.join(content, "Info.plist"),
                                                                         limit: AppInfoDecoder.maximumSize)))
         // An `.app` read as the container is its root, `""`: its name is the folder's.
@@ -63,7 +67,7 @@ struct BuildBinaryReader {
         }
 
         let frameworks = Self.join(content, "Frameworks")
-        for child in files.children(of: frameworks) {
+        for child in entries.contains("Frameworks") ? files.children(of: frameworks) : [] {
             let path = Self.join(frameworks, child)
             if child.hasSuffix(".framework") {
                 readFramework(at: path)
@@ -73,6 +77,7 @@ struct BuildBinaryReader {
         }
         guard depth < Self.maximumDepth else { return }
         for location in Self.nestedLocations {
+            guard let first = location.folder.split(separator: "/").first, entries.contains(String(first)) else { continue }
             let folder = Self.join(content, location.folder)
             for child in files.children(of: folder) where child.hasSuffix(location.suffix) && child.count > location.suffix.count {
                 readBundle(at: Self.join(folder, child), role: location.role, depth: depth + 1)
