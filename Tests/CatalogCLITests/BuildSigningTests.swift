@@ -7,7 +7,7 @@ import Testing
 /// as `verify` finds them, the dated problems at `--as-of`.
 @Suite(.timeLimit(.minutes(10))) struct BuildSigningTests {
     /// `Fixtures/codesign` (one build per problem code) in a catalogue of its own.
-    final class Catalogue {
+    final class Catalogue: CatalogueFixture {
         let scratch: Scratch
         let tree: String
         var db: String { scratch.file("catalog.sqlite") }
@@ -17,16 +17,6 @@ import Testing
             tree = try scratch.copyFixtures("codesign", to: "builds")
             let result = try CatalogProcess.run(["ingest", tree, "--db", db])
             #expect(result.status == 0, "ingest failed: \(result.stderr)")
-        }
-
-        func run(_ arguments: [String]) throws -> CatalogProcess.Result {
-            try CatalogProcess.run(arguments + ["--db", db])
-        }
-
-        func records(_ arguments: [String]) throws -> [[String: Any]] {
-            let result = try run(arguments + ["--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return try CatalogProcess.json(result.stdout) as? [[String: Any]] ?? []
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// `catalog errors` and `catalog runs`, and the summary line.
 @Suite(.timeLimit(.minutes(10))) struct IngestCommandTests {
     /// A temp folder with a catalogue path in it, removed afterwards.
-    final class Folder {
+    final class Folder: CatalogueFixture {
         private let scratch: Scratch
         var path: String { scratch.path }
         var db: String { path + "/catalog.sqlite" }
@@ -21,16 +21,6 @@ import Testing
                                                     withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: source, toPath: target)
             return target
-        }
-
-        func run(_ arguments: [String]) throws -> CatalogProcess.Result {
-            try CatalogProcess.run(arguments + ["--db", db])
-        }
-
-        func records(_ arguments: [String]) throws -> [[String: Any]] {
-            let result = try run(arguments + ["--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return try CatalogProcess.json(result.stdout) as? [[String: Any]] ?? []
         }
     }
 

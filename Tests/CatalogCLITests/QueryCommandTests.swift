@@ -10,7 +10,7 @@ import CatalogTestSupport
     /// does not list, as `SignatureCommandTests` ingests those; and without `codesign/`, whose
     /// signing fixtures reuse the fixture profiles in builds these tests do not count), in its own
     /// temp folder, removed when the value goes away.
-    final class Catalogue {
+    final class Catalogue: CatalogueFixture {
         private let scratch: Scratch
         var folder: String { scratch.path }
         var db: String { folder + "/catalog.sqlite" }
@@ -19,17 +19,6 @@ import CatalogTestSupport
             scratch = try Scratch()
             let result = try CatalogProcess.run(["ingest"] + roots + ["--db", db, "--exclude", "signatures", "--exclude", "codesign"])
             #expect(result.status == 0, "ingest failed: \(result.stderr)")
-        }
-
-        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CatalogProcess.Result {
-            try CatalogProcess.run(arguments + ["--db", db], environment: environment)
-        }
-
-        /// Runs a command that prints a JSON array and returns its objects.
-        func records(_ arguments: [String]) throws -> [[String: Any]] {
-            let result = try run(arguments + ["--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return try CatalogProcess.json(result.stdout) as? [[String: Any]] ?? []
         }
     }
 

@@ -67,13 +67,8 @@ public struct CatalogProcess {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", quoted.joined(separator: " ") + (stderr ? "" : " 2>/dev/null"), "/dev/null"]
         process.environment = ["COLUMNS": "\(columns)", "PATH": "/usr/bin:/bin", "TERM": "dumb", "NO_COLOR": "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.replacingOccurrences(of: "\r\n", with: "\n")
+        let (_, stdout, _) = try capture(process)
+        return String(decoding: stdout, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     /// Runs a program as a scheduler does (cron, launchd): exactly `environment`, no terminal, stdout

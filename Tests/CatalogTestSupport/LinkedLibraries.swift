@@ -16,12 +16,7 @@ public enum LinkedLibraries {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lister[0])
         process.arguments = Array(lister.dropFirst()) + [binary]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let (status, stdout, _) = try CatalogProcess.capture(process)
+        return (status, String(decoding: stdout, as: UTF8.self))
     }
 }
