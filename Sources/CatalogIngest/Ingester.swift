@@ -222,6 +222,15 @@ package final class Ingester {
         case skipped(String)
         case failed(DecodeError)
         case none
+
+        /// The profile this outcome decoded: a profile file's, or the one a build embeds.
+        var decodedProfile: ProvisioningProfile? {
+            switch self {
+            case .profile(let profile): return profile
+            case .build(let artifact): return artifact.profile
+            default: return nil
+            }
+        }
     }
 
     /// A batch being decoded on other threads, each worker's outcomes with their indexes, and how to
@@ -305,13 +314,7 @@ package final class Ingester {
         }
 
         init(_ outcome: Outcome) {
-            let profile: ProvisioningProfile?
-            switch outcome {
-            case .profile(let decoded): profile = decoded
-            case .build(let artifact): profile = artifact.profile
-            default: profile = nil
-            }
-            self.init(outcome: outcome, compact: profile.map { StoredPlist.encode($0) })
+            self.init(outcome: outcome, compact: outcome.decodedProfile.map { StoredPlist.encode($0) })
         }
     }
 
@@ -345,37 +348,21 @@ package final class Ingester {
     /// so an entry that refers to content decoded by a later entry of the batch stores that profile
     /// first: the catalogue comes out the same whichever thread won.
     private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ decoded: [Decoded]) throws {
-        var decodedHere: [String: ProvisioningProfile] = [:]
-        for index in batch.indices {
-            switch decoded[index].outcome {
-            case .profile(let profile): decodedHere[profile.sha256] = profile
-            case .build(let artifact): if let profile = artifact.profile { decodedHere[profile.sha256] = profile }
-            default: break
-            }
-            if let compact = decoded[index].compact, let sha = Self.profileSHA(decoded[index].outcome) {
-                compactBySHA[sha] = compact
-            }
+        for entry in decoded {
+            guard let profile = entry.outcome.decodedProfile else { continue }
+            batchProfiles[profile.sha256] = profile
+            if let compact = entry.compact { compactBySHA[profile.sha256] = compact }
         }
-        batchProfiles = decodedHere
         defer {
             compactBySHA.removeAll(keepingCapacity: true)
-            batchProfiles.removeAll()
+            batchProfiles.removeAll(keepingCapacity: true)
         }
         let outcomes = decoded.map(\.outcome)
         for index in batch.indices {
-            if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = decodedHere[sha] {
+            if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = batchProfiles[sha] {
                 try storeOnce(profile, path: batch[index].0.path)
             }
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
-        }
-    }
-
-    /// The content hash of the profile an outcome decoded.
-    private static func profileSHA(_ outcome: Outcome) -> String? {
-        switch outcome {
-        case .profile(let profile): return profile.sha256
-        case .build(let artifact): return artifact.profile?.sha256
-        default: return nil
         }
     }
 
