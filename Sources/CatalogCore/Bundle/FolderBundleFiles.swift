@@ -5,12 +5,9 @@ import Foundation
 /// is refused, not read. Only regular files are ever read.
 package struct FolderBundleFiles: BundleFiles {
     package let root: String
-    /// The folder with its links resolved, to tell where a link leads.
-    private let resolvedRoot: String
 
     package init(root: String) {
         self.root = root
-        resolvedRoot = Self.resolved(root) ?? root
     }
 
     private func full(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
@@ -38,6 +35,9 @@ package struct FolderBundleFiles: BundleFiles {
         guard let real = Self.resolved(file) else {
             throw DecodeError(.unreadable, "cannot resolve: \(String(cString: strerror(errno)))", path: file)
         }
+        // The folder's own links are resolved only here: most bundles have none inside, and
+        // resolving a path reads every component of it.
+        let resolvedRoot = Self.resolved(root) ?? root
         guard real.hasPrefix(resolvedRoot + "/") else {
             throw DecodeError(.unreadable, "a symbolic link out of the bundle (to \(real)) is not followed", path: file)
         }
