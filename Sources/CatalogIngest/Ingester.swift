@@ -360,7 +360,10 @@ package final class Ingester {
         let outcomes = decoded.map(\.outcome)
         for index in batch.indices {
             if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = batchProfiles[sha] {
-                try storeOnce(profile, path: batch[index].0.path)
+                // Named as it would be had this entry decoded it: a build by its embedded profile's path.
+                var path = batch[index].0.path
+                if case .build(let artifact) = outcomes[index] { path = embeddedProfilePath(artifact) }
+                try storeOnce(profile, path: path)
             }
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }

@@ -39,6 +39,27 @@ import Testing
         #expect(usage.status == 64)
     }
 
+    /// A profile with an invalid signature, inside an app and again as a file after it: whichever
+    /// copy a worker decodes first, the one warning names the copy met first, the app's embedded
+    /// profile (the app used to be named when the file's copy won).
+    @Test func invalidSignatureWarningNamesTheFirstCopyWhicheverIsDecodedFirst() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path + "/tree"
+        let app = tree + "/A.app"
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/bundles/Example.app", toPath: app)
+        try FileManager.default.removeItem(atPath: app + "/embedded.mobileprovision")
+        try FileManager.default.copyItem(atPath: Self.signatures + "/plist-edited.mobileprovision", toPath: app + "/embedded.mobileprovision")
+        try FileManager.default.copyItem(atPath: Self.signatures + "/plist-edited.mobileprovision", toPath: tree + "/z.mobileprovision")
+        for run in 0..<6 {
+            let result = try CatalogProcess.run(["ingest", tree, "--db", scratch.path + "/run\(run).sqlite"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let warnings = result.stderr.split(separator: "\n").filter { $0.contains("invalid signature") }
+            #expect(warnings.count == 1, "\(result.stderr)")
+            #expect(warnings.first?.contains(app + "/embedded.mobileprovision") == true, "\(result.stderr)")
+        }
+    }
+
     @Test func verifyPrintsEachVerdictAndFailsUnlessAllVerified() throws {
         let result = try CatalogProcess.run(["verify", Self.signatures + "/good.mobileprovision",
                                              Self.signatures + "/signer-removed.mobileprovision", "--json"])
