@@ -38,7 +38,7 @@ enum HostName {
     static var thisMachine: String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        let full = String(cString: buffer)
+        let full = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let short = full.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
         return short.isEmpty ? "localhost" : short.lowercased()
     }
