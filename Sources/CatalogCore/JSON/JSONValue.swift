@@ -128,7 +128,7 @@ package enum JSONValue: Sendable, Equatable {
     }
 
     /// ``writeString(_:to:)`` of the string whose UTF-8 is `bytes`.
-    package static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (keys, identifiers, dates, names) need no escape at all: one copy.
         if isPlain(bytes) {

@@ -631,29 +631,14 @@ package final class CatalogWriter {
     }
 
     /// The JSON object `insertEntitlements` takes: each entitlement's key, with its value's JSON
-    /// text as a JSON string. Written into one buffer rather than a `String` and a tree of JSON
-    /// values per entitlement, serialized twice.
+    /// text as a JSON string.
     static func entitlementsObject(_ entitlements: PlistDictionary) -> String {
-        guard !entitlements.isEmpty else { return "{}" }
-        var out: [UInt8] = [], value: [UInt8] = []
-        out.reserveCapacity(1024)
-        for (index, (key, plist)) in entitlements.enumerated() {
-            out.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            JSONValue.writeString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            value.removeAll(keepingCapacity: true)
-            plist.json.write(to: &value, pretty: false, indent: 0)
-            value.withUnsafeBufferPointer { JSONValue.writeString(utf8: $0, to: &out) }
-        }
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        JSONValue.object(entitlements.map { ($0.0, .string($0.1.json.serialized())) }).serialized()
     }
 
-    /// `ids` as a JSON array, digits written straight into one buffer rather than a `String` made of
-    /// each id and joined, since every device link of a run goes through here.
-    /// Kept for speed: cold ingest (bench.py).
+    /// `ids` as a JSON array.
     static func jsonArray(_ ids: [Int64]) -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
+        JSONValue.array(ids.map(JSONValue.int)).serialized()
     }
 
     /// Whether `profile` (new to the catalogue) renews one catalogued before this run, as
