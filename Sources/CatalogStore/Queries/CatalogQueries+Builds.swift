@@ -136,24 +136,26 @@ extension CatalogQueries {
             FROM build_binaries WHERE build_id IN (\(list)) ORDER BY build_id, id
             """, values) { row in
             let build = row.int64("build_id") ?? 0, kind = row.string("kind") ?? "", path = row.string("path") ?? ""
-            let isDSYM = kind == "dsym"
-            var binaries = (isDSYM ? result[build]?.dsyms : result[build]?.executables) ?? []
-            if binaries.isEmpty || last.map({ $0 != (build, kind, path) }) ?? true {
-                binaries.append(CataloguedBinary(role: try row.optionalValue("role", as: BuildExecutable.Role.self), path: path,
-                                                 bundleID: row.string("bundle_id"), architectures: [], signature: nil,
-                                                 error: row.string("error")))
+            let files: WritableKeyPath<BuildSigning, [CataloguedBinary]> = kind == "dsym" ? \.dsyms : \.executables
+            // Taken out while it changes, so its lists are changed in place rather than copied.
+            var signing = result.removeValue(forKey: build) ?? BuildSigning()
+            defer { result[build] = signing }
+            if last.map({ $0 != (build, kind, path) }) ?? true {
+                signing[keyPath: files].append(CataloguedBinary(
+                    role: try row.optionalValue("role", as: BuildExecutable.Role.self), path: path,
+                    bundleID: row.string("bundle_id"), architectures: [], signature: nil, error: row.string("error")))
                 last = (build, kind, path)
             }
+            let file = signing[keyPath: files].count - 1
             if let arch = row.string("arch") {
-                binaries[binaries.count - 1].architectures.append(.init(arch: arch, uuid: row.string("uuid")))
+                signing[keyPath: files][file].architectures.append(.init(arch: arch, uuid: row.string("uuid")))
             }
-            if binaries[binaries.count - 1].signature == nil, let entitlements = row.string("entitlements") {
-                binaries[binaries.count - 1].signature = .init(
+            if signing[keyPath: files][file].signature == nil, let entitlements = row.string("entitlements") {
+                signing[keyPath: files][file].signature = .init(
                     identifier: row.string("identifier"), teamID: row.string("team_id"), cdhash: row.string("cdhash"),
                     certificateSHA1: row.string("certificate_sha1"), certificateName: row.string("certificate_name"),
                     entitlements: json.value(entitlements))
             }
-            if isDSYM { result[build, default: BuildSigning()].dsyms = binaries } else { result[build, default: BuildSigning()].executables = binaries }
         }
         try db.eachRow("""
             SELECT build_id, code, executable, message, effective_at
