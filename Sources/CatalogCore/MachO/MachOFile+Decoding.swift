@@ -61,7 +61,8 @@ extension MachOFile {
         for index in 0..<Int(count) {
             let base = index * entrySize
             guard let offset = try? is64 ? table.uint64(at: base + 8, .bigEndian) : UInt64(table.uint32(at: base + 8, .bigEndian)),
-                  let size = try? is64 ? table.uint64(at: base + 16, .bigEndian) : UInt64(table.uint32(at: base + 12, .bigEndian)) else { throw fail("fat architecture \(index) is truncated", at: 8 + UInt64(base)) }
+                  let size = try? is64 ? table.uint64(at: base + 16, .bigEndian) : UInt64(table.uint32(at: base + 12, .bigEndian))
+            else { throw fail("fat architecture \(index) is truncated", at: 8 + UInt64(base)) }
             guard size > 0, reader.contains(offset: offset, count: size) else {
                 throw fail("fat architecture \(index) (\(size) bytes at \(offset)) lies outside the file (\(reader.size) bytes)",
                            at: 8 + UInt64(base))

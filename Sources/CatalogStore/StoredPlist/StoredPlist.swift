@@ -27,7 +27,6 @@ package enum StoredPlist {
         package var certificates: [String: [UInt8]]
     }
 
-
     // MARK: Encoding
 
     /// What to store for `profile`'s raw plist, its certificates by reference.
