@@ -44,13 +44,11 @@ import Testing
     /// profile (the app used to be named when the file's copy won).
     @Test func invalidSignatureWarningNamesTheFirstCopyWhicheverIsDecodedFirst() throws {
         let scratch = try Scratch()
-        let tree = scratch.path + "/tree"
-        let app = tree + "/A.app"
-        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/bundles/Example.app", toPath: app)
+        let app = try scratch.copyFixtures("bundles/Example.app", to: "tree/A.app")
         try FileManager.default.removeItem(atPath: app + "/embedded.mobileprovision")
-        try FileManager.default.copyItem(atPath: Self.signatures + "/plist-edited.mobileprovision", toPath: app + "/embedded.mobileprovision")
-        try FileManager.default.copyItem(atPath: Self.signatures + "/plist-edited.mobileprovision", toPath: tree + "/z.mobileprovision")
+        try scratch.copy(Self.signatures + "/plist-edited.mobileprovision", to: "tree/A.app/embedded.mobileprovision")
+        try scratch.copy(Self.signatures + "/plist-edited.mobileprovision", to: "tree/z.mobileprovision")
+        let tree = scratch.file("tree")
         for run in 0..<6 {
             let result = try CatalogProcess.run(["ingest", tree, "--db", scratch.path + "/run\(run).sqlite"])
             #expect(result.status == 0, "\(result.stderr)")
