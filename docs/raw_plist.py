@@ -12,7 +12,8 @@ import struct
 import sys
 import zlib
 
-# zlib's preset dictionary of format 3 (StoredPlist.dictionary in Sources/CatalogStore/StoredPlist/).
+# zlib's preset dictionary of formats 3 and 4 (StoredPlist.dictionary in Sources/CatalogStore/StoredPlist/);
+# format 4 appends a line for each of the profile's devices.
 DICTIONARY = (
     b"<key>com.apple.developer.associated-domains</key><key>com.apple.developer.applesignin</key>"
     b"<key>com.apple.developer.icloud-container-identifiers</key><key>com.apple.developer.icloud-services</key>"
@@ -102,22 +103,27 @@ DICTIONARY = (
 
 
 def raw_plist(connection, uuid):
-    row = connection.execute("SELECT pl.raw_plist FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id "
+    row = connection.execute("SELECT pl.raw_plist, p.id FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id "
                              "WHERE p.uuid = ?", (uuid.upper(),)).fetchone()
     if row is None:
         return None
     value = bytes(row[0])
     if value[:1] != b"\x00" and value[1:3] != b"CP":
         return value  # the plist itself (rows written before migration 0010)
-    if value[:4] != b"\x00CP\x03":
-        raise ValueError(f"profile {uuid}: format {value[3:4].hex()}; `catalog ingest --full` rewrites it in format 3")
+    if value[:4] not in (b"\x00CP\x03", b"\x00CP\x04"):
+        raise ValueError(f"profile {uuid}: format {value[3:4].hex()}; `catalog ingest --full` rewrites it in format 4")
+    zdict = DICTIONARY
+    if value[3] == 4:
+        zdict += b"".join(b"\t\t<string>%s</string>\n" % udid.encode() for (udid,) in connection.execute(
+            "SELECT d.udid FROM profiles p, json_each(p.device_ids) e JOIN devices d ON d.id = e.value "
+            "WHERE p.id = ? ORDER BY e.key", (row[1],)))
     length, crc, count = struct.unpack_from("<IIH", value, 4)
     at, references = 14, []
     for _ in range(count):
         offset, sha1, width, gap = struct.unpack_from("<I20sHB", value, at)
         references.append((offset, sha1.hex().upper(), width, value[at + 27:at + 27 + gap]))
         at += 27 + gap
-    inflater = zlib.decompressobj(zdict=DICTIONARY)
+    inflater = zlib.decompressobj(zdict=zdict)
     text = inflater.decompress(value[at:]) + inflater.flush()
     out, copied = bytearray(), 0
     for offset, sha1, width, separator in references:

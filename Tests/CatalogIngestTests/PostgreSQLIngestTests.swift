@@ -41,11 +41,9 @@ struct PostgreSQLIngestTests {
     static func contents(_ url: String) throws -> [[SQLValue]] {
         let connection = try PostgreSQLConnection(url)
         let plists = try connection.query("""
-            SELECT p.uuid, pl.raw_plist FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id ORDER BY p.uuid
+            SELECT p.uuid FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id ORDER BY p.uuid
             """).map { row -> [SQLValue] in
-            let plist = try StoredPlist.decode(row.blob("raw_plist") ?? []) { sha1 in
-                try connection.queryFirst("SELECT der FROM certificate_der WHERE sha1 = $1", [.text(sha1)])?.blob("der")
-            }
+            let plist = try connection.storedRawPlist(uuid: row.string("uuid") ?? "", catalogue: url) ?? []
             return [row["uuid"], .text(Digest.sha256Hex(plist))]
         }
         let queries = [

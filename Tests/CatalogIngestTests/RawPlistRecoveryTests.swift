@@ -75,7 +75,7 @@ struct RawPlistRecoveryTests {
 
     /// Decodes every profile file under `root` and compares its plist with what the catalogue gives
     /// back for its UUID, when the catalogue holds that content (two fixtures may share a UUID).
-    /// `referring`: those stored in format 3 with a reference for each of their certificates.
+    /// `referring`: those stored in format 4 with a reference for each of their certificates.
     private func checkRecovery(under root: String, db: String) throws -> (compared: Int, referring: Int) {
         let connection = try Connection.openCatalogue(path: db, readOnly: true)
         var compared = 0, referring = 0
@@ -89,7 +89,7 @@ struct RawPlistRecoveryTests {
             #expect(recovered == profile.rawPlist, "\(relative): the raw plist did not come back byte for byte")
             compared += 1
             let stored = row.blob("raw_plist") ?? []
-            #expect(stored.starts(with: [0x00, 0x43, 0x50, 0x03]), "\(relative): not stored in format 3")
+            #expect(stored.starts(with: [0x00, 0x43, 0x50, 0x04]), "\(relative): not stored in format 4")
             // The reference count, a u16 after the magic, length and CRC-32.
             if stored.count > 14, !profile.certificates.isEmpty,
                Int(stored[12]) | Int(stored[13]) << 8 == profile.certificates.count { referring += 1 }

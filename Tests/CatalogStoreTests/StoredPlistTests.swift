@@ -4,9 +4,10 @@ import Testing
 import CatalogTestSupport
 @testable import CatalogStore
 
-/// The stored-plist format (format 3): zlib over the plist with each certificate's base64 replaced
-/// by a reference, laid out as the README and `docs/raw_plist.py` say; every plist comes back
-/// exactly, and damage is detected.
+/// The stored-plist format (format 4): zlib over the plist with each certificate's base64 replaced
+/// by a reference and the profile's devices in the preset dictionary, laid out as
+/// docs/catalogue-file.md and `docs/raw_plist.py` say; every plist comes back exactly, and damage is
+/// detected.
 struct StoredPlistTests {
     /// A small "certificate" and a blob that is none (a DER profile), as base64 in several layouts.
     private let certificate = Array((0..<700).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
@@ -39,11 +40,12 @@ struct StoredPlistTests {
 
     /// Encodes `original` with the certificate, checks it comes back, and returns what was stored.
     @discardableResult
-    private func roundTrip(_ original: [UInt8], referring: Bool = true) throws -> StoredPlist.Encoded {
-        let encoded = StoredPlist.encode(original, certificates: [(certificate, sha1)])
-        #expect(encoded.bytes.starts(with: [0x00, 0x43, 0x50, 0x03]))
+    private func roundTrip(_ original: [UInt8], referring: Bool = true, devices: [String] = []) throws -> StoredPlist.Encoded {
+        let encoded = StoredPlist.encode(original, certificates: [(certificate, sha1)], devices: devices)
+        #expect(encoded.bytes.starts(with: [0x00, 0x43, 0x50, 0x04]))
         #expect(encoded.certificates.keys.contains(sha1) == referring)
-        #expect(try StoredPlist.decode(encoded.bytes) { $0 == sha1 ? certificate : nil } == original)
+        #expect(try StoredPlist.decode(encoded.bytes, certificate: { $0 == sha1 ? certificate : nil },
+                                       devices: { devices }) == original)
         return encoded
     }
 
@@ -85,7 +87,7 @@ struct StoredPlistTests {
         let original = plist(certificateText, Data(blob).base64EncodedString())
         let stored = try roundTrip(original).bytes
         var reader = ByteReader(stored)
-        #expect(Array(try reader.readBytes(4)) == [0x00, 0x43, 0x50, 0x03])
+        #expect(Array(try reader.readBytes(4)) == [0x00, 0x43, 0x50, 0x04])
         #expect(try reader.readUInt32(.littleEndian) == UInt32(original.count))
         #expect(try reader.readUInt32(.littleEndian) == Zlib.crc32(original))
         #expect(try reader.readUInt16(.littleEndian) == 1)
@@ -100,6 +102,31 @@ struct StoredPlistTests {
         let expected = String(decoding: original, as: UTF8.self).replacingOccurrences(of: digits, with: "")
         #expect(text == Array(expected.utf8))
         #expect(String(decoding: text.prefix(Int(offset)), as: UTF8.self).hasSuffix("<data>\n\t\t"))
+    }
+
+    /// Each device identifier is text zlib cannot shrink: in the dictionary, a profile's list costs
+    /// a few bytes instead of about 20 a device. Reading needs the same devices in the same order.
+    @Test func theProfilesDevicesAreInTheDictionary() throws {
+        var random = SeededRandom(seed: 11)
+        let devices = (0..<60).map { _ in String((0..<40).map { _ in "0123456789abcdef".randomElement(using: &random)! }) }
+        let original = Array("""
+            <plist version="1.0">
+            <dict>
+            	<key>ProvisionedDevices</key>
+            	<array>
+            \(devices.map { "\t\t<string>\($0)</string>\n" }.joined())\t</array>
+            </dict>
+            </plist>
+
+            """.utf8)
+        let stored = try roundTrip(original, referring: false, devices: devices).bytes
+        let withoutDevices = try roundTrip(original, referring: false).bytes
+        #expect(stored.count < 200 && withoutDevices.count > 60 * 19, "\(stored.count) and \(withoutDevices.count) bytes")
+        for wrong in [[], Array(devices.reversed()), Array(devices.dropLast()), devices.map { $0.uppercased() }] {
+            #expect(throws: StoredPlistError.self) {
+                try StoredPlist.decode(stored, certificate: { _ in nil }, devices: { wrong })
+            }
+        }
     }
 
     @Test func aMissingOrWrongCertificateIsAnError() throws {
@@ -134,7 +161,8 @@ struct StoredPlistTests {
         #expect(rejected > 1900)
     }
 
-    /// Hand-made values: a reference past the text, references out of order, a length no profile has.
+    /// Hand-made values in format 3 (format 4 without the device lines, still read): a reference past
+    /// the text, references out of order, a length no profile has.
     @Test func hostileValuesAreErrors() throws {
         func value(length: Int, references: [(offset: UInt32, width: UInt16)], text: [UInt8]) throws -> [UInt8] {
             var out: [UInt8] = [0x00, 0x43, 0x50, 0x03]
@@ -155,7 +183,7 @@ struct StoredPlistTests {
                         try value(length: 2000, references: [(6, 0), (2, 0)], text: text),
                         try value(length: 200, references: [(6, 1)], text: text),
                         try value(length: Int(UInt32.max), references: [], text: text),
-                        [0x00, 0x43, 0x50, 0x04] + Array(good.dropFirst(4)), Array(good.prefix(13))] {
+                        [0x00, 0x43, 0x50, 0x05] + Array(good.dropFirst(4)), Array(good.prefix(13))] {
             #expect(throws: StoredPlistError.self) { try StoredPlist.decode(hostile) { _ in certificate } }
         }
     }
@@ -175,7 +203,8 @@ struct StoredPlistTests {
             guard let data = FileManager.default.contents(atPath: root + "/" + relative),
                   let profile = try? ProfileDecoder.decode(Array(data), trust: nil) else { continue }
             let encoded = StoredPlist.encode(profile)
-            #expect(try StoredPlist.decode(encoded.bytes) { encoded.certificates[$0] } == profile.rawPlist, "\(relative)")
+            #expect(try StoredPlist.decode(encoded.bytes, certificate: { encoded.certificates[$0] },
+                                           devices: { profile.devices }) == profile.rawPlist, "\(relative)")
             #expect(Set(encoded.certificates.keys).isSubset(of: Set(profile.certificates.map(\.sha1))), "\(relative)")
             compared += 1
         }

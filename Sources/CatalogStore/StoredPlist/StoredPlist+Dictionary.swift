@@ -1,7 +1,16 @@
 extension StoredPlist {
-    /// zlib's preset dictionary for format 3: text most profile plists hold (Apple's layout, keys and
-    /// common entitlements), so each row need not spell it out. Part of the format, the same bytes as
-    /// `DICTIONARY` in `docs/raw_plist.py`: changing one byte needs a new format number.
+    /// The preset dictionary of a profile with `devices`: ``dictionary`` followed by each device as
+    /// Apple lays out a `ProvisionedDevices` entry, so each identifier, random text zlib cannot
+    /// shrink, is stored once in the catalogue (`devices.udid`) instead of once per profile.
+    static func dictionary(devices: [String]) -> [UInt8] {
+        var out = dictionary
+        for udid in devices { out += Array("\t\t<string>\(udid)</string>\n".utf8) }
+        return out
+    }
+
+    /// zlib's preset dictionary of formats 3 and 4: text most profile plists hold (Apple's layout,
+    /// keys and common entitlements), so each row need not spell it out. Part of the format, the
+    /// same bytes as `DICTIONARY` in `docs/raw_plist.py`: changing one byte needs a new format number.
     static let dictionary: [UInt8] = Array("""
         <key>com.apple.developer.associated-domains</key><key>com.apple.developer.applesignin</key>\
         <key>com.apple.developer.icloud-container-identifiers</key><key>com.apple.developer.icloud-services</key>\

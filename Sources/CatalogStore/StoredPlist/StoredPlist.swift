@@ -5,20 +5,23 @@ import Foundation
 /// of each of its certificates replaced by a reference to `certificate_der`. `docs/raw_plist.py` is
 /// the reference reader; docs/catalogue-file.md ("How the raw plist is stored") describes it.
 ///
-///     00 43 50 03        magic: NUL, "CP", format 3
+///     00 43 50 04        magic: NUL, "CP", format 4 (3: the same without the device lines below)
 ///     u32, u32           the plist's length and CRC-32 (zlib's), little-endian
 ///     u16 n              how many references follow, each:
 ///       u32                where in the inflated text the certificate's base64 goes
 ///       20 bytes           the certificate's SHA-1 (`certificate_der.sha1` in uppercase hex)
 ///       u16, u8 k, k bytes the line width (0: one line) and what separates the lines
-///     the rest           a zlib stream (RFC 1950, preset dictionary ``dictionary``): the plist
-///                        without the referenced text
+///     the rest           a zlib stream (RFC 1950): the plist without the referenced text, its preset
+///                        dictionary ``dictionary`` followed by a line for each of the profile's
+///                        devices (``dictionary(devices:)``)
 ///
 /// Any other value that does not begin with NUL is the plist itself (rows written before migration
 /// 0010); formats 1 and 2 are read by ``LegacyCompactPlist``.
 package enum StoredPlist {
     static let magicPrefix: [UInt8] = [0x00, 0x43, 0x50]
-    static let format: UInt8 = 3
+    static let format: UInt8 = 4
+    /// Format 4 without the device lines in its dictionary: still read, no longer written.
+    static let formatWithoutDevices: UInt8 = 3
 
     /// What to store for a profile: the value, and the DER of each certificate it refers to (by
     /// uppercase hex SHA-1), which `certificate_der` must hold.
@@ -31,13 +34,16 @@ package enum StoredPlist {
 
     /// What to store for `profile`'s raw plist, its certificates by reference.
     package static func encode(_ profile: ProvisioningProfile) -> Encoded {
-        encode(profile.rawPlist, certificates: zip(profile.certificateDERs, profile.certificates).map { ($0, $1.sha1) })
+        encode(profile.rawPlist, certificates: zip(profile.certificateDERs, profile.certificates).map { ($0, $1.sha1) },
+               devices: profile.devices)
     }
 
     /// What to store for `plist`, each `<data>` whose text is the base64 of one of `certificates`
-    /// (DER, uppercase hex SHA-1) on lines of one width replaced by a reference. Should zlib fail,
-    /// the plist itself (never expected).
-    package static func encode(_ plist: [UInt8], certificates: [(der: [UInt8], sha1: String)]) -> Encoded {
+    /// (DER, uppercase hex SHA-1) on lines of one width replaced by a reference. `devices` are its
+    /// `ProvisionedDevices` as the catalogue keeps them (`profiles.device_ids`), which a reader
+    /// needs again. Should zlib fail, the plist itself (never expected).
+    package static func encode(_ plist: [UInt8], certificates: [(der: [UInt8], sha1: String)],
+                               devices: [String] = []) -> Encoded {
         let candidates = certificates.compactMap { certificate -> Candidate? in
             guard !certificate.der.isEmpty, let sha1 = HexDigits.bytes(certificate.sha1.utf8), sha1.count == 20 else { return nil }
             return Candidate(digits: Array(Data(certificate.der).base64EncodedData()), der: certificate.der,
@@ -78,7 +84,8 @@ package enum StoredPlist {
             count += 1
         }
         text.append(contentsOf: plist[copied...])
-        guard plist.count <= Int(UInt32.max), let deflated = try? Zlib.deflate(text, level: 6, dictionary: dictionary) else {
+        guard plist.count <= Int(UInt32.max),
+              let deflated = try? Zlib.deflate(text, level: 6, dictionary: dictionary(devices: devices)) else {
             return Encoded(bytes: plist, certificates: [:])
         }
         var out = magicPrefix + [format]
@@ -147,22 +154,24 @@ package enum StoredPlist {
     // MARK: Decoding
 
     /// The original plist of a stored `raw_plist` value, with `certificate` (uppercase hex SHA-1 →
-    /// DER) and, for format 2, `device` (`devices.id` → identifier). Throws when the value is damaged
-    /// or a certificate or device is missing; the length and CRC-32 of the result are checked.
+    /// DER), for format 4 `devices` (the profile's device identifiers in `profiles.device_ids`
+    /// order) and for format 2 `device` (`devices.id` → identifier). Throws when the value is
+    /// damaged or a certificate or device is missing; the length and CRC-32 of the result are checked.
     package static func decode(_ stored: [UInt8], certificate: (String) throws -> [UInt8]?,
+                               devices: () throws -> [String] = { [] },
                                device: (Int64) throws -> String? = { _ in nil }) throws -> [UInt8] {
         // A plist begins with `<`, white space, a byte-order mark or `bplist`: a value that begins
         // with NUL, or has `CP` after its first byte, is one of these formats, damaged or not.
         guard stored.first == magicPrefix[0] || stored.dropFirst().starts(with: magicPrefix.dropFirst()) else { return stored }
         guard stored.starts(with: magicPrefix) else { throw StoredPlistError("the value's magic is damaged") }
         var reader = ByteReader(stored)
-        let length: UInt32, crc: UInt32
+        let length: UInt32, crc: UInt32, format: UInt8
         var references: [(offset: Int, sha1: String, width: Int, separator: ArraySlice<UInt8>)] = []
         do {
             _ = try reader.readBytes(magicPrefix.count)
-            let format = try reader.readUInt8()
+            format = try reader.readUInt8()
             switch format {
-            case self.format: break
+            case self.format, formatWithoutDevices: break
             case 1, 2: return try LegacyCompactPlist.decode(stored, certificate: certificate, device: device)
             default: throw StoredPlistError("unknown format \(format)")
             }
@@ -181,7 +190,8 @@ package enum StoredPlist {
         }
         let text: [UInt8]
         do {
-            text = try Zlib.inflate(Array(reader.rest), dictionary: dictionary, maxOutput: Int(length))
+            let preset = format == self.format ? dictionary(devices: try devices()) : dictionary
+            text = try Zlib.inflate(Array(reader.rest), dictionary: preset, maxOutput: Int(length))
         } catch let error as Zlib.Error {
             throw StoredPlistError("the compressed plist does not inflate: \(error)")
         }
