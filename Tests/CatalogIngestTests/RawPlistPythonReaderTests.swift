@@ -45,6 +45,34 @@ struct RawPlistPythonReaderTests {
         #expect(missing.status == 1 && missing.stdout.isEmpty)
     }
 
+    /// A row in format 3 (format 4 without the device lines in its dictionary, written by earlier
+    /// builds of 0.2.0) is read by both readers.
+    @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(10)))
+    func aFormatThreeRowIsReadToo() throws {
+        let scratch = try Scratch()
+        let db = scratch.file("catalog.sqlite")
+        try ingest([IngestPaths.fixtures + "/profiles"], db: db)
+        let connection = try Connection.openCatalogue(path: db, readOnly: false)
+        let uuid = try #require(try connection.strings("""
+            SELECT uuid FROM profiles WHERE certificate_count > 0 AND device_count > 0 ORDER BY uuid
+            """).first)
+        let original = try #require(try connection.rawPlist(uuid: uuid))
+        let certificates = try connection.rows("""
+            SELECT d.sha1, d.der FROM profile_certificates pc JOIN certificate_der d ON d.sha1 = pc.certificate_sha1
+            JOIN profiles p ON p.id = pc.profile_id WHERE p.uuid = ?
+            """, [.text(uuid)]).map { (der: $0.blob("der") ?? [], sha1: $0.string("sha1") ?? "") }
+        var formatThree = StoredPlist.encode(original, certificates: certificates).bytes
+        #expect(formatThree.starts(with: [0x00, 0x43, 0x50, 0x04]) && formatThree.count > 14 && formatThree[12] > 0)
+        formatThree[3] = 3
+        try connection.write("""
+            UPDATE profile_plists SET raw_plist = ? WHERE profile_id = (SELECT id FROM profiles WHERE uuid = ?)
+            """, [.blob(formatThree), .text(uuid)])
+        #expect(try connection.rawPlist(uuid: uuid) == original)
+        let result = try Self.python([Self.reader, db, uuid])
+        #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
+        #expect(result.stdout == original)
+    }
+
     /// Ingests `root`, has the Python reader rebuild every catalogued profile's plist, and compares
     /// each with the plist of the profile file it came from (and with `Connection.rawPlist(uuid:)`).
     private func checkEveryProfile(under root: String, atLeast minimum: Int) throws {
