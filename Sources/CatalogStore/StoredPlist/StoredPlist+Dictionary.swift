@@ -4,7 +4,11 @@ extension StoredPlist {
     /// shrink, is stored once in the catalogue (`devices.udid`) instead of once per profile.
     static func dictionary(devices: [String]) -> [UInt8] {
         var out = dictionary
-        for udid in devices { out += Array("\t\t<string>\(udid)</string>\n".utf8) }
+        for udid in devices {
+            out.append(contentsOf: "\t\t<string>".utf8)
+            out.append(contentsOf: udid.utf8)
+            out.append(contentsOf: "</string>\n".utf8)
+        }
         return out
     }
 
