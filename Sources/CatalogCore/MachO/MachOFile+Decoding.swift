@@ -90,22 +90,23 @@ extension MachOFile {
     /// The thin binary of `size` bytes at `offset`.
     private static func slice(_ reader: any RangeReader, offset: UInt64, size: UInt64, path: String) throws -> MachOSlice {
         guard size >= 28 else { throw fail("a Mach-O header needs 28 bytes, the slice has \(size)", at: offset) }
-        let magicBytes = try reader.read(at: offset, count: 4)
-        let magicField = ByteReader(magicBytes)
+        // The magic and the header in one read: a 32-bit header is 28 bytes, a 64-bit one 32.
+        let headerBytes = try reader.read(at: offset, count: Int(min(size, 32)))
+        let header = ByteReader(headerBytes)
         let bigEndian: Bool
-        switch (try? magicField.uint32(at: 0, .bigEndian)) ?? 0 {
+        switch (try? header.uint32(at: 0, .bigEndian)) ?? 0 {
         case magic32, magic64: bigEndian = true
         case magic32.byteSwapped, magic64.byteSwapped: bigEndian = false
         case fatMagic, fatMagic64:
             throw fail("a fat header inside a fat binary", at: offset)
         default:
-            throw DecodeError(.unrecognized, "not a Mach-O binary (magic \(Digest.hex(magicBytes)))", offset: Int(exactly: offset))
+            throw DecodeError(.unrecognized, "not a Mach-O binary (magic \(Digest.hex(headerBytes.prefix(4))))",
+                              offset: Int(exactly: offset))
         }
         let order: ByteReader.ByteOrder = bigEndian ? .bigEndian : .littleEndian
-        let is64 = (try? magicField.uint32(at: 0, order)) == magic64
+        let is64 = (try? header.uint32(at: 0, order)) == magic64
         let headerSize: UInt64 = is64 ? 32 : 28
         guard size >= headerSize else { throw fail("the Mach-O header is truncated", at: offset) }
-        let header = ByteReader(try reader.read(at: offset, count: Int(headerSize)))
         guard let cpuType = try? header.uint32(at: 4, order), let cpuSubtype = try? header.uint32(at: 8, order),
               let fileType = try? header.uint32(at: 12, order), let commandCount = try? header.uint32(at: 16, order),
               let commandsSize = try? header.uint32(at: 20, order) else {
