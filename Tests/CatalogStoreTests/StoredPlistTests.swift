@@ -112,8 +112,8 @@ struct StoredPlistTests {
         let original = Array("""
             <plist version="1.0">
             <dict>
-            	<key>ProvisionedDevices</key>
-            	<array>
+            \t<key>ProvisionedDevices</key>
+            \t<array>
             \(devices.map { "\t\t<string>\($0)</string>\n" }.joined())\t</array>
             </dict>
             </plist>
