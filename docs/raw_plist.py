@@ -103,7 +103,7 @@ DICTIONARY = (
 
 
 def raw_plist(connection, uuid):
-    row = connection.execute("SELECT pl.raw_plist, p.id FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id "
+    row = connection.execute("SELECT pl.raw_plist, p.device_ids FROM profiles p JOIN profile_plists pl ON pl.profile_id = p.id "
                              "WHERE p.uuid = ?", (uuid.upper(),)).fetchone()
     if row is None:
         return None
@@ -115,8 +115,7 @@ def raw_plist(connection, uuid):
     zdict = DICTIONARY
     if value[3] == 4:
         zdict += b"".join(b"\t\t<string>%s</string>\n" % udid.encode() for (udid,) in connection.execute(
-            "SELECT d.udid FROM profiles p, json_each(p.device_ids) e JOIN devices d ON d.id = e.value "
-            "WHERE p.id = ? ORDER BY e.key", (row[1],)))
+            "SELECT d.udid FROM json_each(?) e JOIN devices d ON d.id = e.value ORDER BY e.key", (row[1],)))
     length, crc, count = struct.unpack_from("<IIH", value, 4)
     at, references = 14, []
     for _ in range(count):
