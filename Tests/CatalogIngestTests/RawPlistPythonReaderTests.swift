@@ -34,8 +34,7 @@ struct RawPlistPythonReaderTests {
     @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(10)))
     func theReaderRunsAsACommand() throws {
         let scratch = try Scratch()
-        let db = scratch.file("catalog.sqlite")
-        try ingest([IngestPaths.fixtures + "/profiles"], db: db)
+        let db = try fixtureProfilesCatalogue(in: scratch)
         let connection = try Connection.openCatalogue(path: db, readOnly: true)
         let uuid = try #require(try connection.strings("SELECT uuid FROM profiles WHERE certificate_count > 0 ORDER BY uuid").first)
         let result = try Self.python([Self.reader, db, uuid.lowercased()])
@@ -50,8 +49,7 @@ struct RawPlistPythonReaderTests {
     @Test(.enabled(if: canRun, "needs python3 to run docs/raw_plist.py (.ci/run installs it)"), .timeLimit(.minutes(10)))
     func aFormatThreeRowIsReadToo() throws {
         let scratch = try Scratch()
-        let db = scratch.file("catalog.sqlite")
-        try ingest([IngestPaths.fixtures + "/profiles"], db: db)
+        let db = try fixtureProfilesCatalogue(in: scratch)
         let connection = try Connection.openCatalogue(path: db, readOnly: false)
         let uuid = try #require(try connection.strings("""
             SELECT uuid FROM profiles WHERE certificate_count > 0 AND device_count > 0 ORDER BY uuid
@@ -71,6 +69,13 @@ struct RawPlistPythonReaderTests {
         let result = try Self.python([Self.reader, db, uuid])
         #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
         #expect(result.stdout == original)
+    }
+
+    /// A catalogue in `scratch` holding the fixture profiles; its path.
+    private func fixtureProfilesCatalogue(in scratch: Scratch) throws -> String {
+        let db = scratch.file("catalog.sqlite")
+        try ingest([IngestPaths.fixtures + "/profiles"], db: db)
+        return db
     }
 
     /// Ingests `root`, has the Python reader rebuild every catalogued profile's plist, and compares
