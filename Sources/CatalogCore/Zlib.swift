@@ -151,10 +151,10 @@ package enum Zlib {
     }
 
     /// `input` as one zlib stream made by zlib's deflate at `level` (0–9), with a preset dictionary
-    /// when one is given.
+    /// when one is given. memLevel 9, zlib's largest hash table: fewer collisions, less time for the same output.
     package static func deflate(_ input: [UInt8], level: Int32, dictionary: [UInt8] = []) throws -> [UInt8] {
         var stream = z_stream()
-        guard ccatalog_deflate_init(&stream, level, MAX_WBITS, 8) == Z_OK else {
+        guard ccatalog_deflate_init(&stream, level, MAX_WBITS, 9) == Z_OK else {
             throw Error("zlib could not initialise a deflate stream")
         }
         defer { deflateEnd(&stream) }

@@ -84,8 +84,9 @@ package enum StoredPlist {
             count += 1
         }
         text.append(contentsOf: plist[copied...])
+        // Level 2: most of what is left is base64 no level shrinks much, and higher levels only add time.
         guard plist.count <= Int(UInt32.max),
-              let deflated = try? Zlib.deflate(text, level: 6, dictionary: dictionary(devices: devices)) else {
+              let deflated = try? Zlib.deflate(text, level: 2, dictionary: dictionary(devices: devices)) else {
             return Encoded(bytes: plist, certificates: [:])
         }
         var out = magicPrefix + [format]
