@@ -151,7 +151,8 @@ package enum Zlib {
     }
 
     /// `input` as one zlib stream made by zlib's deflate at `level` (0–9), with a preset dictionary
-    /// when one is given. memLevel 9, zlib's largest hash table: fewer collisions, less time for the same output.
+    /// when one is given. memLevel 9, zlib's largest hash table, has fewer collisions: less time for
+    /// the same output.
     package static func deflate(_ input: [UInt8], level: Int32, dictionary: [UInt8] = []) throws -> [UInt8] {
         var stream = z_stream()
         guard ccatalog_deflate_init(&stream, level, MAX_WBITS, 9) == Z_OK else {
