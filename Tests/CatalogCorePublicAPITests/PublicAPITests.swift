@@ -249,6 +249,6 @@ import Testing
         let subject = try #require(debuggable.signingSubjects.first)
         let later = try Self.date("2027-01-01T00:00:00Z")
         #expect(SigningCheck.problems(subject, asOf: later).map(\.code) == [.profileExpired, .getTaskAllowMismatch])
-        #expect(SigningProblem.Code.allCases.count == 10)
+        #expect(SigningProblem.Code.allCases.count == 22)
     }
 }

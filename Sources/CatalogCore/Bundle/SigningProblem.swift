@@ -8,6 +8,33 @@ public struct SigningProblem: Sendable, Equatable, Hashable {
         case unsigned
         /// Signed without a certificate (`codesign -s -`, a simulator or linker signature).
         case adHoc = "ad-hoc"
+        /// A part of the code signature (or the executable itself) could not be read: nothing it
+        /// would have sealed counts as checked. The message names the part and the reason.
+        case signatureUnreadable = "signature-unreadable"
+        /// The CMS signature does not verify over the CodeDirectory (message digest, signature,
+        /// CDHashes attributes), or a signature blob the CodeDirectory binds was changed.
+        case signatureInvalid = "signature-invalid"
+        /// The signing certificate does not chain to Apple's pinned roots through the blob's
+        /// intermediates (a self-signed or other CA's certificate).
+        case certificateNotApple = "certificate-not-apple"
+        /// A page of the executable does not hash to its CodeDirectory's code slot.
+        case codeModified = "code-modified"
+        /// The bundle's Info.plist does not hash to special slot −1.
+        case infoPlistModified = "info-plist-modified"
+        /// `_CodeSignature/CodeResources` does not hash to special slot −3 (or is missing).
+        case resourcesSealModified = "resources-seal-modified"
+        /// The XML or DER entitlements blob does not hash to special slot −5 or −7.
+        case entitlementsModified = "entitlements-modified"
+        /// The XML and DER entitlements are both present and say different things.
+        case entitlementsMismatch = "entitlements-mismatch"
+        /// A file the resource seal lists differs from it (one problem per file).
+        case resourceModified = "resource-modified"
+        /// A file the resource seal lists (and does not mark optional) is missing.
+        case resourceMissing = "resource-missing"
+        /// A file the seal's rules cover but the seal does not list.
+        case resourceAdded = "resource-added"
+        /// Nested code the parent's seal lists by cdhash has another cdhash (macOS form).
+        case nestedCodeModified = "nested-code-modified"
         /// The bundle embeds no profile (a macOS app only needs one for restricted entitlements).
         case noProfile = "no-profile"
         /// The signing certificate is not among the profile's `DeveloperCertificates`.
