@@ -32,7 +32,7 @@ package enum AppBundleReader {
             }
         }
         if binaries {
-            artifact.readBinaries(from: FolderBundleFiles(root: appPath), app: "")
+            artifact.readBinaries(from: FolderBundleFiles(root: appPath), app: "", trust: trust)
         }
         return artifact
     }

@@ -34,11 +34,11 @@ package enum ArchiveReader {
            AppBundleReader.layout(of: archivePath + "/" + appRelative) != nil {
             artifact = try AppBundleReader.read(archivePath + "/" + appRelative, sourceKind: .xcarchive, policy: policy,
                                                 trust: trust, binaries: false)
-            artifact.readBinaries(from: FolderBundleFiles(root: archivePath), app: appRelative, debugSymbols: "dSYMs")
+            artifact.readBinaries(from: FolderBundleFiles(root: archivePath), app: appRelative, debugSymbols: "dSYMs", trust: trust)
         } else if let properties {
             artifact = BuildArtifact(sourceKind: .xcarchive, path: archivePath,
                                      info: AppInfoDecoder.appInfo(from: properties, format: .xml))
-            artifact.readBinaries(from: FolderBundleFiles(root: archivePath), app: nil, debugSymbols: "dSYMs")
+            artifact.readBinaries(from: FolderBundleFiles(root: archivePath), app: nil, debugSymbols: "dSYMs", trust: trust)
         } else {
             throw DecodeError(.invalidBundle,
                               "archive has neither ApplicationProperties nor Products/Applications/*.app",

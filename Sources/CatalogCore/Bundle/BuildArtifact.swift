@@ -33,6 +33,10 @@ public struct BuildArtifact: Sendable, Equatable {
     public var dsyms: [DebugSymbols] = []
     /// The app and every nested bundle that embeds a profile, as ``signingProblems(asOf:)`` judges them.
     public var signingSubjects: [SigningSubject] = []
+    /// What is wrong with the code and resources as signed, whatever the date: unreadable
+    /// signatures or executables, modified pages, Info.plists, seals, resources and nested code, CMS
+    /// signatures that do not verify or do not chain to the trusted roots. Every bundle's.
+    public var integrityProblems: [SigningProblem] = []
 
     public init(sourceKind: SourceKind, path: String, appPath: String? = nil, info: AppInfo,
                 profile: ProvisioningProfile? = nil, profileError: DecodeError? = nil,

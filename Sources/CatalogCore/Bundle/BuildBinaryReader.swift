@@ -14,12 +14,17 @@ struct BuildBinaryReader {
     static let maximumDepth = 4
 
     let files: any BundleFiles
+    /// What code signatures' CMS signers must chain to; nil leaves them unverified.
+    let trust: TrustAnchors?
     private(set) var executables: [BuildExecutable] = []
     private(set) var subjects: [SigningSubject] = []
+    /// What is wrong with the code and resources as signed, every bundle's (see ``BundleIntegrity``).
+    private(set) var integrityProblems: [SigningProblem] = []
     private var bundles = 0
 
-    init(files: any BundleFiles) {
+    init(files: any BundleFiles, trust: TrustAnchors?) {
         self.files = files
+        self.trust = trust
     }
 
     /// Where nested bundles sit inside a bundle's content folder, and what they are.
@@ -52,6 +57,12 @@ struct BuildBinaryReader {
         let executablePath = Self.join(isMacOS ? Self.join(content, "MacOS") : content, name)
         let executable = files.isFile(executablePath) ? read(executablePath, role: role, bundleID: info?.bundleID) : nil
         if let executable { executables.append(executable) }
+        let simulator = (info?.platform?.hasSuffix("Simulator") ?? false)
+            || (executable?.binary?.slices.contains { $0.platform?.isSimulator ?? false } ?? false)
+        if !simulator {
+            integrityProblems += BundleIntegrity(files: files, content: content, infoPlist: Self.join(content, "Info.plist"),
+                                                 executablePath: executablePath, executable: executable).problems()
+        }
 
         let profilePath = Self.join(content, isMacOS ? "embedded.provisionprofile" : "embedded.mobileprovision")
         var embedded = known?.1 ?? (present: false, profile: nil)
@@ -59,8 +70,6 @@ struct BuildBinaryReader {
             embedded = (true, decodeProfile(profilePath))
         }
         if role == .main || embedded.present {
-            let simulator = (info?.platform?.hasSuffix("Simulator") ?? false)
-                || (executable?.binary?.slices.contains { $0.platform?.isSimulator ?? false } ?? false)
             subjects.append(SigningSubject(executable: executablePath, role: role, bundleID: info?.bundleID, isMacOS: isMacOS,
                                            isSimulator: simulator, binary: Self.state(of: executable),
                                            hasEmbeddedProfile: embedded.present, profile: embedded.profile))
@@ -72,7 +81,9 @@ struct BuildBinaryReader {
             if child.hasSuffix(".framework") {
                 readFramework(at: path)
             } else if child.hasSuffix(".dylib"), files.isFile(path) {
-                executables.append(read(path, role: .framework, bundleID: nil))
+                let dylib = read(path, role: .framework, bundleID: nil)
+                executables.append(dylib)
+                integrityProblems += BundleIntegrity.codeProblems(of: dylib)
             }
         }
         guard depth < Self.maximumDepth else { return }
@@ -98,11 +109,18 @@ struct BuildBinaryReader {
             if let current { version = Self.join(versions, current) }
         }
         var info: AppInfo?
-        for candidate in [Self.join(version, "Info.plist"), Self.join(version, "Resources/Info.plist")] where info == nil {
+        var infoPath = Self.join(version, "Info.plist")
+        for candidate in [infoPath, Self.join(version, "Resources/Info.plist")] where info == nil {
             info = try? AppInfoDecoder.decode(files.read(candidate, limit: AppInfoDecoder.maximumSize))
+            if info != nil { infoPath = candidate }
         }
         let path = Self.join(version, Self.fileName(info?.executable) ?? Self.stem(framework))
-        if files.isFile(path) { executables.append(read(path, role: .framework, bundleID: info?.bundleID)) }
+        let executable = files.isFile(path) ? read(path, role: .framework, bundleID: info?.bundleID) : nil
+        if let executable { executables.append(executable) }
+        if !(executable?.binary?.slices.contains { $0.platform?.isSimulator ?? false } ?? false) {
+            integrityProblems += BundleIntegrity(files: files, content: version, infoPlist: infoPath, executablePath: path,
+                                                 executable: executable).problems()
+        }
     }
 
     /// The binaries under an archive's `dSYMs/*.dSYM/Contents/Resources/DWARF/`.
@@ -128,7 +146,7 @@ struct BuildBinaryReader {
     private func decode(_ path: String) -> (MachOFile?, DecodeError?) {
         let name = files.describe(path)
         do {
-            return (try MachOFile(reader: try files.rangeReader(path), path: name), nil)
+            return (try MachOFile(reader: try files.rangeReader(path), path: name, trust: trust), nil)
         } catch var error as DecodeError {
             error.path = name
             return (nil, error)

@@ -34,7 +34,7 @@ package enum IPAReader {
             }
         }
         artifact.teamID = artifact.profile?.teamID
-        artifact.readBinaries(from: ZipBundleFiles(archive), app: String(appPrefix.dropLast()))
+        artifact.readBinaries(from: ZipBundleFiles(archive), app: String(appPrefix.dropLast()), trust: trust)
         return artifact
     }
 

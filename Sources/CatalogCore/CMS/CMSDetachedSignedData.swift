@@ -16,6 +16,8 @@ struct CMSDetachedSignedData: Sendable {
     /// DER of each certificate in `certificates`, in file order.
     let certificates: [[UInt8]]
     let signers: [CMSSignerInfo]
+    /// eContentType, dotted: what the signed content is (id-data for a CodeDirectory).
+    let contentType: String
 
     /// Throws `DecodeError` of kind `.malformedEnvelope`, with the byte offset in `bytes`.
     init(bytes: [UInt8]) throws {
@@ -28,12 +30,12 @@ struct CMSDetachedSignedData: Sendable {
             }
             return try reader.explicit(try info.read(.contextSpecific(0), "ContentInfo.content"), 0, "ContentInfo.content")
         }
-        var parts = (certificates: [[UInt8]](), signers: [CMSSignerInfo]())
+        var parts = (certificates: [[UInt8]](), signers: [CMSSignerInfo](), type: "")
         try reader.sequence(signedData, "SignedData") { fields in
             _ = try reader.integerBytes(try fields.read(.integer, "SignedData.version"), "SignedData.version")
             _ = try fields.read(.set, "SignedData.digestAlgorithms")
             try reader.sequence(try fields.read(.sequence, "SignedData.encapContentInfo"), "EncapsulatedContentInfo") { encap in
-                _ = try reader.objectIdentifier(try encap.read(.objectIdentifier, "eContentType"), "eContentType")
+                parts.type = try reader.objectIdentifier(try encap.read(.objectIdentifier, "eContentType"), "eContentType")
                 _ = encap.readOptional(.contextSpecific(0))
             }
             if let set = fields.readOptional(.contextSpecific(0)) {
@@ -49,6 +51,6 @@ struct CMSDetachedSignedData: Sendable {
                 while let signer = list.next() { parts.signers.append(try CMSSignerInfo(signer, reader)) }
             }
         }
-        (certificates, signers) = parts
+        (certificates, signers, contentType) = parts
     }
 }

@@ -60,5 +60,12 @@ extension CodeDirectory {
         self.init(slot: slot, version: version, flags: flags, identifier: identifier, teamID: teamID, hashType: type,
                   hashSize: hashSize, pageSizeLog2: pageSize, codeSlotCount: codeSlots, specialSlotCount: specialSlots,
                   codeLimit: codeLimit, hash: hash)
+        self.hashOffset = hashOffset
+        // Special slot n sits n hashes before the code slots; all zero means "not bound".
+        for number in stride(from: 1, through: Int(min(specialSlots, 64)), by: 1) where hashSize > 0 {
+            let start = Int(hashOffset) - number * Int(hashSize)
+            guard let value = try? view.bytes(at: start, count: Int(hashSize)), value.contains(where: { $0 != 0 }) else { continue }
+            boundSpecialSlots[number] = Array(value)
+        }
     }
 }

@@ -15,6 +15,16 @@ public struct CodeDirectory: Sendable, Equatable {
         public static let sha256Truncated = HashType(rawValue: 3)
         public static let sha384 = HashType(rawValue: 4)
 
+        /// The digest it names (SHA-256 for the truncated form); nil for an unknown type.
+        var algorithm: HashAlgorithm? {
+            switch rawValue {
+            case 1: return .sha1
+            case 2, 3: return .sha256
+            case 4: return .sha384
+            default: return nil
+            }
+        }
+
         /// `sha1`, `sha256`, `sha256-truncated`, `sha384`, or `hash type N`.
         public var name: String {
             switch rawValue {
@@ -48,6 +58,12 @@ public struct CodeDirectory: Sendable, Equatable {
     /// The hash of the whole CodeDirectory blob with its own hash type, upper-case hex; nil for a
     /// hash type this reader does not compute (SHA-384).
     public var hash: String?
+    /// The special slots the CodeDirectory binds (a hash that is not all zero), by their number
+    /// counted from 1 (1 the Info.plist, 2 the requirements, 3 `CodeResources`, 5 and 7 the
+    /// entitlements blobs): what the bundle's files must hash to.
+    public var boundSpecialSlots: [Int: [UInt8]] = [:]
+    /// Where the code slots start in the blob.
+    package var hashOffset: UInt32 = 0
 
     public init(slot: UInt32, version: UInt32, flags: UInt32, identifier: String, teamID: String?,
                 hashType: HashType, hashSize: UInt8, pageSizeLog2: UInt8, codeSlotCount: UInt32,
@@ -74,4 +90,21 @@ public struct CodeDirectory: Sendable, Equatable {
 
     /// `CS_LINKER_SIGNED`: the ad-hoc signature `ld` writes.
     public var isLinkerSigned: Bool { flags & 0x2_0000 != 0 }
+
+    /// The digest of `bytes` with this CodeDirectory's hash type, cut to its hash size; nil for a
+    /// hash type this reader does not compute (SHA-384).
+    package func slotHash<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> ArraySlice<UInt8>? {
+        switch hashType {
+        case .sha1: return Digest.sha1(bytes).prefix(Int(hashSize))
+        case .sha256, .sha256Truncated: return Digest.sha256(bytes).prefix(Int(hashSize))
+        default: return hashType.algorithm.map { $0.digest(Array(bytes)).prefix(Int(hashSize)) }
+        }
+    }
+
+    /// Whether special slot `number` is bound and `bytes` hash to it; nil when the slot is not bound
+    /// or the hash type is not computed.
+    package func specialSlot<Bytes: Collection<UInt8>>(_ number: Int, matches bytes: Bytes) -> Bool? {
+        guard let expected = boundSpecialSlots[number], let actual = slotHash(bytes) else { return nil }
+        return actual.elementsEqual(expected)
+    }
 }

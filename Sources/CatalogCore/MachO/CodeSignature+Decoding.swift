@@ -7,7 +7,10 @@ extension CodeSignature {
     static let cmsWrapperMagic: UInt32 = 0xFADE_0B01
 
     /// SuperBlob slots (`CSSLOT_*`).
+    static let requirementsMagic: UInt32 = 0xFADE_0C01
     static let codeDirectorySlot: UInt32 = 0
+    static let requirementsSlot: UInt32 = 2
+    static let applicationSlot: UInt32 = 4
     static let entitlementsSlot: UInt32 = 5
     static let derEntitlementsSlot: UInt32 = 7
     static let alternateCodeDirectorySlots: ClosedRange<UInt32> = 0x1000...0x1004
@@ -22,11 +25,19 @@ extension CodeSignature {
     /// ```
     ///
     /// A slot listed twice is refused: which of two CodeDirectories or entitlement blobs counts
-    /// must never depend on the reader.
+    /// must never depend on the reader. Only the SuperBlob's own structure and a missing primary
+    /// CodeDirectory throw; every other part that cannot be read is a ``findings`` entry.
     ///
-    /// - Throws: ``DecodeError`` `.malformedMachO` for the SuperBlob, its blobs and entitlements,
-    ///   `.malformedEnvelope` for the CMS blob.
-    package init(superBlob bytes: [UInt8]) throws {
+    /// - Parameter trust: what the CMS signer must chain to; nil leaves the CMS signature unverified.
+    /// - Throws: ``DecodeError`` `.malformedMachO`.
+    package init(superBlob bytes: [UInt8], trust: TrustAnchors? = nil) throws {
+        self = try Self.decode(superBlob: bytes, trust: trust).signature
+    }
+
+    /// ``init(superBlob:trust:)``, with each decoded CodeDirectory's blob (in ``codeDirectories``
+    /// order) for the page checks, which need its code slots.
+    package static func decode(superBlob bytes: [UInt8], trust: TrustAnchors?) throws
+        -> (signature: CodeSignature, directoryBlobs: [ArraySlice<UInt8>]) {
         let view = ByteReader(bytes)
         func fail(_ reason: String, at offset: Int) -> DecodeError {
             DecodeError(.malformedMachO, "code signature: \(reason)", offset: offset)
@@ -46,7 +57,7 @@ extension CodeSignature {
             throw fail("an index of \(count) blobs does not fit in \(length) bytes", at: 8)
         }
         let superBlob = ByteReader(bytes[..<Int(length)])
-        var blobs: [UInt32: (offset: Int, magic: UInt32, body: ArraySlice<UInt8>)] = [:]
+        var blobs: [UInt32: (offset: Int, magic: UInt32, blob: ArraySlice<UInt8>)] = [:]
         var order: [UInt32] = []
         for index in 0..<Int(count) {
             guard let type = try? superBlob.uint32(at: 12 + index * 8, .bigEndian),
@@ -58,81 +69,133 @@ extension CodeSignature {
                 throw fail("blob \(index) (slot 0x\(String(type, radix: 16))) at \(offset) lies outside the SuperBlob",
                            at: 16 + index * 8)
             }
-            guard blobLength >= 8, let body = try? superBlob.bytes(at: Int(offset), count: Int(blobLength)) else {
+            guard blobLength >= 8, let blob = try? superBlob.bytes(at: Int(offset), count: Int(blobLength)) else {
                 throw fail("blob \(index) (slot 0x\(String(type, radix: 16))) of \(blobLength) bytes at \(offset) "
                            + "runs past the SuperBlob's \(length)", at: Int(offset) + 4)
             }
             guard blobs[type] == nil else {
                 throw fail("slot 0x\(String(type, radix: 16)) appears twice", at: 12 + index * 8)
             }
-            blobs[type] = (Int(offset), blobMagic, body)
+            blobs[type] = (Int(offset), blobMagic, blob)
             order.append(type)
         }
 
-        func expect(_ slot: UInt32, _ magic: UInt32, _ what: String) throws -> (offset: Int, data: ArraySlice<UInt8>)? {
-            guard let blob = blobs[slot] else { return nil }
-            guard blob.magic == magic else {
-                throw fail("the \(what) blob has magic 0x\(String(blob.magic, radix: 16)), not 0x\(String(magic, radix: 16))",
-                           at: blob.offset)
+        var findings: [SignatureFinding] = []
+        func unreadable(_ part: String, _ reason: String, at offset: Int? = nil) {
+            findings.append(SignatureFinding(.signatureUnreadable, "\(part): \(reason)"
+                                             + (offset.map { " (signature offset \($0))" } ?? "")))
+        }
+        /// The blob in `slot` when its magic is `magic`; a blob with another magic is unreadable.
+        func blob(_ slot: UInt32, _ magic: UInt32, _ what: String) -> (offset: Int, blob: ArraySlice<UInt8>)? {
+            guard let found = blobs[slot] else { return nil }
+            guard found.magic == magic else {
+                unreadable(what, "magic 0x\(String(found.magic, radix: 16)), not 0x\(String(magic, radix: 16))", at: found.offset)
+                return nil
             }
-            return (blob.offset, blob.body.dropFirst(8))
+            return (found.offset, found.blob)
         }
 
-        var directories: [CodeDirectory] = []
-        for slot in order where slot == Self.codeDirectorySlot || Self.alternateCodeDirectorySlots.contains(slot) {
-            guard let blob = blobs[slot] else { continue }
-            guard blob.magic == CodeDirectory.magic else {
-                throw fail("slot 0x\(String(slot, radix: 16)) holds magic 0x\(String(blob.magic, radix: 16)), not a CodeDirectory",
-                           at: blob.offset)
-            }
+        var directories: [(directory: CodeDirectory, blob: ArraySlice<UInt8>)] = []
+        for slot in order.sorted() where slot == Self.codeDirectorySlot || Self.alternateCodeDirectorySlots.contains(slot) {
+            let what = "CodeDirectory in slot 0x\(String(slot, radix: 16))"
+            guard let found = blob(slot, CodeDirectory.magic, what) else { continue }
             do {
-                directories.append(try CodeDirectory(blob: blob.body, slot: slot))
-            } catch var error as DecodeError {
-                error.offset = error.offset.map { $0 + blob.offset }
-                throw error
+                directories.append((try CodeDirectory(blob: found.blob, slot: slot), found.blob))
+            } catch let error as DecodeError {
+                unreadable(what, error.reason, at: error.offset.map { $0 + found.offset })
+            } catch {
+                unreadable(what, "\(error)")
             }
         }
-        directories.sort { $0.slot < $1.slot }
-        guard !directories.isEmpty else { throw fail("no CodeDirectory", at: 0) }
+        guard let primary = directories.first else {
+            throw fail(findings.first?.message ?? "no CodeDirectory", at: 0)
+        }
+        if primary.directory.slot != Self.codeDirectorySlot {
+            unreadable("CodeDirectory in slot 0", "absent or unreadable; the alternates alone were read")
+        }
+
+        // The blobs the CodeDirectories bind by special slot: each must hash to it in every one.
+        let bound: [(number: Int, slot: UInt32, magic: UInt32, what: String, payloadOnly: Bool, code: SigningProblem.Code)] = [
+            (2, Self.requirementsSlot, Self.requirementsMagic, "requirements", false, .signatureInvalid),
+            (4, Self.applicationSlot, Self.cmsWrapperMagic, "application-specific blob", true, .signatureInvalid),
+            (5, Self.entitlementsSlot, Self.entitlementsMagic, "entitlements", false, .entitlementsModified),
+            (7, Self.derEntitlementsSlot, Self.derEntitlementsMagic, "DER entitlements", false, .entitlementsModified),
+        ]
+        for item in bound {
+            let present = blobs[item.slot]
+            for (directory, _) in directories {
+                let label = "the \(directory.hashType.name) CodeDirectory's special slot -\(item.number)"
+                guard directory.boundSpecialSlots[item.number] != nil else {
+                    if present != nil, item.number != 4 {
+                        findings.append(SignatureFinding(item.code, "the \(item.what) blob is not bound by \(label)"))
+                    }
+                    continue
+                }
+                guard let present else {
+                    findings.append(SignatureFinding(item.code, "\(label) binds a \(item.what) blob the signature does not carry"))
+                    continue
+                }
+                let hashed = item.payloadOnly ? present.blob.dropFirst(8) : present.blob
+                if directory.specialSlot(item.number, matches: hashed) == false {
+                    findings.append(SignatureFinding(item.code, "the \(item.what) blob does not match \(label)"))
+                }
+            }
+        }
 
         var entitlements: PlistDictionary?
-        if let blob = try expect(Self.entitlementsSlot, Self.entitlementsMagic, "entitlements") {
+        if let found = blob(Self.entitlementsSlot, Self.entitlementsMagic, "entitlements") {
             do {
-                entitlements = try PropertyListReader.parseDictionary(Array(blob.data), "entitlements").dictionary
-            } catch var error as DecodeError {
-                error.reason = "code signature: entitlements: \(error.reason)"
-                error.offset = (error.offset ?? 0) + blob.offset + 8
-                throw error
+                entitlements = try PropertyListReader.parseDictionary(Array(found.blob.dropFirst(8)), "entitlements").dictionary
+            } catch let error as DecodeError {
+                unreadable("entitlements", error.reason, at: found.offset + 8 + (error.offset ?? 0))
+            } catch {
+                unreadable("entitlements", "\(error)")
             }
         }
         var derEntitlements: PlistDictionary?
-        if let blob = try expect(Self.derEntitlementsSlot, Self.derEntitlementsMagic, "DER entitlements") {
+        if let found = blob(Self.derEntitlementsSlot, Self.derEntitlementsMagic, "DER entitlements") {
             do {
-                derEntitlements = try DERProfilePayload.entitlements(Array(blob.data), errorKind: .malformedMachO)
-            } catch var error as DecodeError {
-                error.reason = "code signature: DER entitlements: \(error.reason)"
-                error.offset = (error.offset ?? 0) + blob.offset + 8
-                throw error
+                derEntitlements = try DERProfilePayload.entitlements(Array(found.blob.dropFirst(8)), errorKind: .malformedMachO)
+            } catch let error as DecodeError {
+                unreadable("DER entitlements", error.reason, at: found.offset + 8 + (error.offset ?? 0))
+            } catch {
+                unreadable("DER entitlements", "\(error)")
             }
         }
+        if let entitlements, let derEntitlements, !DERProfileCheck.same(.dictionary(entitlements), .dictionary(derEntitlements)) {
+            let keys = Set(entitlements.keys).union(derEntitlements.keys).sorted().filter { key in
+                guard let xml = entitlements[key], let der = derEntitlements[key] else { return true }
+                return !DERProfileCheck.same(xml, der)
+            }
+            findings.append(SignatureFinding(.entitlementsMismatch, "the XML and DER entitlements differ in "
+                                             + keys.prefix(8).joined(separator: ", ") + (keys.count > 8 ? ", …" : "")))
+        }
+
         var certificates: [DeveloperCertificate] = []
         var signer: DeveloperCertificate?
         var signingTime: Date?
-        if let blob = try expect(Self.cmsSlot, Self.cmsWrapperMagic, "CMS signature"), !blob.data.isEmpty {
+        if let found = blob(Self.cmsSlot, Self.cmsWrapperMagic, "CMS signature"), found.blob.count > 8 {
+            let cms = Array(found.blob.dropFirst(8))
             do {
-                (certificates, signer, signingTime) = try Self.signer(of: Array(blob.data))
-            } catch var error as DecodeError {
-                error.reason = "code signature: CMS blob: \(error.reason)"
-                error.offset = (error.offset ?? 0) + blob.offset + 8
-                throw error
+                (certificates, signer, signingTime) = try Self.signer(of: cms)
+            } catch let error as DecodeError {
+                unreadable("CMS signature", error.reason, at: found.offset + 8 + (error.offset ?? 0))
+            } catch {
+                unreadable("CMS signature", "\(error)")
+            }
+            if let trust, signer != nil {
+                findings += CodeSignatureVerifier.findings(cms: cms, directories: directories, trust: trust)
             }
         }
 
+        let decoded = directories.map(\.directory)
         let preferred = [CodeDirectory.HashType.sha256, .sha256Truncated, .sha1]
-            .lazy.compactMap { type in directories.first { $0.hashType == type } }.first
-        self.init(codeDirectories: directories, cdhash: preferred?.cdhash, entitlements: entitlements,
-                  derEntitlements: derEntitlements, certificates: certificates, signingCertificate: signer,
-                  signingTime: signingTime)
+            .lazy.compactMap { type in decoded.first { $0.hashType == type } }.first
+        var signature = CodeSignature(codeDirectories: decoded, cdhash: preferred?.cdhash, entitlements: entitlements,
+                                      derEntitlements: derEntitlements, certificates: certificates, signingCertificate: signer,
+                                      signingTime: signingTime)
+        signature.findings = findings
+        return (signature, directories.map(\.blob))
     }
 
     /// The certificates of a CMS blob and the one its (first) signer names. No signer: ad hoc.

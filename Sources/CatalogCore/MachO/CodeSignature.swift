@@ -3,9 +3,10 @@ import Foundation
 /// A slice's code signature, the SuperBlob `LC_CODE_SIGNATURE` points at: its CodeDirectories, the
 /// entitlements it grants itself, and the certificates of its CMS signature.
 ///
-/// The signing certificate is what the CMS blob names as its signer; the signature itself is not
-/// verified (nothing here proves the certificate's key made it). An ad-hoc signature has
-/// CodeDirectories and no certificate.
+/// The signing certificate is what the CMS blob names as its signer. Each part is decoded on its
+/// own: one that cannot be read, a blob that does not hash to its special slot, a page that does
+/// not hash to its code slot or a CMS signature that does not verify is a ``findings`` entry, and
+/// the rest is still reported. An ad-hoc signature has CodeDirectories and no certificate.
 public struct CodeSignature: Sendable, Equatable {
     /// In SuperBlob order (slot 0 first, then the alternates).
     public var codeDirectories: [CodeDirectory]
@@ -22,6 +23,9 @@ public struct CodeSignature: Sendable, Equatable {
     public var signingCertificate: DeveloperCertificate?
     /// The CMS signer's signingTime attribute, when present.
     public var signingTime: Date?
+    /// What is wrong with the signature itself, in the order found (empty: every part read and
+    /// every hash checked matched).
+    public var findings: [SignatureFinding] = []
 
     public init(codeDirectories: [CodeDirectory], cdhash: String?, entitlements: PlistDictionary?,
                 derEntitlements: PlistDictionary?, certificates: [DeveloperCertificate],

@@ -23,9 +23,9 @@ extension MachOFile {
 
     /// Reads the binary through `reader`, asking for the fat header, each slice's header and load
     /// commands, and each code signature, in increasing file order. Errors name `path`.
-    package init(reader: any RangeReader, path: String) throws {
+    package init(reader: any RangeReader, path: String, trust: TrustAnchors? = .apple) throws {
         do {
-            self = try Self.parse(reader, path: path)
+            self = try Self.parse(reader, path: path, trust: trust)
         } catch let error as DecodeError {
             throw error.at(path: path)
         }
@@ -35,13 +35,13 @@ extension MachOFile {
         DecodeError(.malformedMachO, reason, offset: offset.flatMap { Int(exactly: $0) })
     }
 
-    private static func parse(_ reader: any RangeReader, path: String) throws -> MachOFile {
+    private static func parse(_ reader: any RangeReader, path: String, trust: TrustAnchors?) throws -> MachOFile {
         guard reader.size > 0 else { throw DecodeError(.empty, "the file is empty") }
         guard reader.size >= 4 else { throw DecodeError(.unrecognized, "not a Mach-O binary (\(reader.size) bytes)") }
         let head = ByteReader(try reader.read(at: 0, count: 4))
         let magic = (try? head.uint32(at: 0, .bigEndian)) ?? 0
         guard magic == fatMagic || magic == fatMagic64 else {
-            return MachOFile(layout: .thin, slices: [try slice(reader, offset: 0, size: reader.size, path: path)])
+            return MachOFile(layout: .thin, slices: [try slice(reader, offset: 0, size: reader.size, path: path, trust: trust)])
         }
         let is64 = magic == fatMagic64
         guard reader.contains(offset: 0, count: 8) else { throw fail("the fat header is truncated", at: 0) }
@@ -76,7 +76,7 @@ extension MachOFile {
         var slices = [MachOSlice?](repeating: nil, count: placements.count)
         for placement in placements.sorted(by: { $0.offset < $1.offset }) {
             do {
-                slices[placement.index] = try slice(reader, offset: placement.offset, size: placement.size, path: path)
+                slices[placement.index] = try slice(reader, offset: placement.offset, size: placement.size, path: path, trust: trust)
             } catch var error as DecodeError {
                 // Inside a fat file, a slice that is no Mach-O makes the file malformed, not unrecognised.
                 if error.kind == .unrecognized { error.kind = .malformedMachO }
@@ -88,7 +88,8 @@ extension MachOFile {
     }
 
     /// The thin binary of `size` bytes at `offset`.
-    private static func slice(_ reader: any RangeReader, offset: UInt64, size: UInt64, path: String) throws -> MachOSlice {
+    private static func slice(_ reader: any RangeReader, offset: UInt64, size: UInt64, path: String,
+                              trust: TrustAnchors?) throws -> MachOSlice {
         guard size >= 28 else { throw fail("a Mach-O header needs 28 bytes, the slice has \(size)", at: offset) }
         // The magic and the header in one read: a 32-bit header is 28 bytes, a 64-bit one 32.
         let headerBytes = try reader.read(at: offset, count: Int(min(size, 32)))
@@ -128,7 +129,12 @@ extension MachOFile {
 
         if let dataOffset = result.codeSignatureOffset, let dataSize = result.codeSignatureSize {
             do {
-                result.codeSignature = try signature(reader, slice: result, dataOffset: dataOffset, dataSize: dataSize)
+                let (decoded, blobs) = try signature(reader, slice: result, dataOffset: dataOffset, dataSize: dataSize, trust: trust)
+                var signature = decoded
+                signature.findings += CodePageCheck.findings(reader, sliceOffset: offset, sliceSize: size,
+                                                             architecture: result.architecture,
+                                                             directories: Array(zip(decoded.codeDirectories, blobs)))
+                result.codeSignature = signature
             } catch let error as DecodeError {
                 result.codeSignatureError = error.at(path: path)
             }
@@ -188,8 +194,8 @@ extension MachOFile {
     }
 
     /// The SuperBlob at `dataOffset` from the slice start, decoded.
-    private static func signature(_ reader: any RangeReader, slice: MachOSlice, dataOffset: UInt32,
-                                  dataSize: UInt32) throws -> CodeSignature {
+    private static func signature(_ reader: any RangeReader, slice: MachOSlice, dataOffset: UInt32, dataSize: UInt32,
+                                  trust: TrustAnchors?) throws -> (CodeSignature, [ArraySlice<UInt8>]) {
         guard dataSize > 0 else { throw fail("LC_CODE_SIGNATURE points at 0 bytes", at: slice.offset + UInt64(dataOffset)) }
         guard dataSize <= maximumSignatureSize else {
             throw fail("the code signature is \(dataSize) bytes (at most \(maximumSignatureSize) are read)",
@@ -202,7 +208,8 @@ extension MachOFile {
         let start = slice.offset + UInt64(dataOffset)
         let bytes = try reader.read(at: start, count: Int(dataSize))
         do {
-            return try CodeSignature(superBlob: bytes)
+            let decoded = try CodeSignature.decode(superBlob: bytes, trust: trust)
+            return (decoded.signature, decoded.directoryBlobs)
         } catch var error as DecodeError {
             // Offsets inside the blob become file offsets.
             error.offset = error.offset.map { $0 + Int(start) }

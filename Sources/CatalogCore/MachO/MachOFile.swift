@@ -10,9 +10,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// Only the headers, the load commands and the code signature are read (``init(contentsOf:)``
-/// reads those ranges of the file, not all of it). Every offset and count comes from the file and
-/// is checked before it is used. A missing or ad-hoc signature is a fact about a slice, not an
+/// The headers, the load commands and the code signature are read, then each signed slice's code
+/// up to its code limit, to check every page against its CodeDirectories (``init(contentsOf:)``
+/// reads ranges of the file, never all of it at once). Every offset and count comes from the file
+/// and is checked before it is used. A missing or ad-hoc signature is a fact about a slice, not an
 /// error; a signature that cannot be read is kept as ``MachOSlice/codeSignatureError`` so the
 /// slice's UUID is not lost with it.
 public struct MachOFile: Sendable, Equatable {
@@ -38,17 +39,20 @@ public struct MachOFile: Sendable, Equatable {
     /// - Throws: ``DecodeError`` — `.unrecognized` when the bytes do not start with a Mach-O or fat
     ///   magic number, `.malformedMachO` when a header or load command is truncated or points
     ///   outside the file.
-    public init(bytes: some Sequence<UInt8>, path: String) throws {
-        try self.init(reader: MemoryRangeReader(Array(bytes)), path: path)
+    ///
+    /// `trust` is what a signature's CMS signer must chain to (its findings say otherwise); nil
+    /// leaves the CMS signature unverified.
+    public init(bytes: some Sequence<UInt8>, path: String, trust: TrustAnchors? = .apple) throws {
+        try self.init(reader: MemoryRangeReader(Array(bytes)), path: path, trust: trust)
     }
 
     /// Decodes the binary at a `file:` URL, reading only the ranges it needs.
     ///
     /// - Throws: ``DecodeError`` as ``init(bytes:path:)``, and `.unreadable`.
-    public init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL, trust: TrustAnchors? = .apple) throws {
         let path = try FileBytes.path(of: url)
         do {
-            try self.init(reader: FileRangeReader(path: path), path: path)
+            try self.init(reader: FileRangeReader(path: path), path: path, trust: trust)
         } catch let error as DecodeError {
             throw error.at(path: path)
         }

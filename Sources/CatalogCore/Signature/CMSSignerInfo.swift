@@ -26,6 +26,10 @@ struct CMSSignerInfo: Sendable {
     static let contentTypeOID = "1.2.840.113549.1.9.3"
     static let messageDigestOID = "1.2.840.113549.1.9.4"
     static let signingTimeOID = "1.2.840.113549.1.9.5"
+    /// Apple's CDHashes attributes on a code signature: a plist of every CodeDirectory's cdhash, and
+    /// (hash algorithm, full digest) pairs.
+    static let cdHashesPlistOID = "1.2.840.113635.100.9.1"
+    static let cdHashesOID = "1.2.840.113635.100.9.2"
 
     let identifier: Identifier
     let digestAlgorithmOID: String
@@ -36,12 +40,17 @@ struct CMSSignerInfo: Sendable {
     let contentType: String?
     let messageDigest: [UInt8]?
     let signingTime: Date?
+    /// The CDHashes plist attribute's bytes (an XML plist `{cdhashes: [data]}`), when present.
+    let cdHashesPlist: [UInt8]?
+    /// The CDHashes attribute's (digest algorithm OID, digest) values, when present.
+    let cdHashes: [(algorithm: String, digest: [UInt8])]?
     let signatureAlgorithmOID: String
     let signature: [UInt8]
 
     init(_ node: BERNode, _ reader: BERReader) throws {
         var fields = (identifier: Identifier?.none, digest: "", attributes: [UInt8]?.none,
                       contentType: String?.none, messageDigest: [UInt8]?.none, signingTime: Date?.none,
+                      cdHashesPlist: [UInt8]?.none, cdHashes: [(algorithm: String, digest: [UInt8])]?.none,
                       algorithm: "", signature: [UInt8]())
         try reader.sequence(node, "SignerInfo") { info in
             _ = try reader.integerBytes(try info.read(.integer, "SignerInfo.version"), "SignerInfo.version")
@@ -75,6 +84,8 @@ struct CMSSignerInfo: Sendable {
         contentType = fields.contentType
         messageDigest = fields.messageDigest
         signingTime = fields.signingTime
+        cdHashesPlist = fields.cdHashesPlist
+        cdHashes = fields.cdHashes
         signatureAlgorithmOID = fields.algorithm
         signature = fields.signature
     }
@@ -102,7 +113,8 @@ struct CMSSignerInfo: Sendable {
     private static func readAttributes(
         _ node: BERNode, _ reader: BERReader,
         into fields: inout (identifier: Identifier?, digest: String, attributes: [UInt8]?, contentType: String?,
-                            messageDigest: [UInt8]?, signingTime: Date?, algorithm: String, signature: [UInt8])
+                            messageDigest: [UInt8]?, signingTime: Date?, cdHashesPlist: [UInt8]?,
+                            cdHashes: [(algorithm: String, digest: [UInt8])]?, algorithm: String, signature: [UInt8])
     ) throws {
         var seen: Set<String> = []
         var attributes = reader.children(of: node)
@@ -110,15 +122,32 @@ struct CMSSignerInfo: Sendable {
             try reader.sequence(attribute, "Attribute") { pair in
                 let type = try reader.objectIdentifier(try pair.read(.objectIdentifier, "attrType"), "attrType")
                 let values = try pair.read(.set, "attrValues")
-                guard [contentTypeOID, messageDigestOID, signingTimeOID].contains(type) else { return }
-                // RFC 5652 §11: each of these appears once, with exactly one value.
+                guard [contentTypeOID, messageDigestOID, signingTimeOID, cdHashesPlistOID, cdHashesOID].contains(type) else { return }
+                // RFC 5652 §11: each of these appears once, with exactly one value (Apple's CDHashes: once).
                 guard seen.insert(type).inserted else { throw reader.error("attribute \(type) appears twice", at: attribute) }
+                if type == cdHashesOID {
+                    var pairs: [(algorithm: String, digest: [UInt8])] = []
+                    try reader.constructed(values, .set, "CDHashes values") { list in
+                        while let value = list.next() {
+                            try reader.sequence(value, "CDHashes value") { pair in
+                                let algorithm = try reader.objectIdentifier(try pair.read(.objectIdentifier, "hash algorithm"),
+                                                                            "hash algorithm")
+                                pairs.append((algorithm, try reader.stringBytes(try pair.read(.octetString, "digest"))))
+                            }
+                        }
+                    }
+                    fields.cdHashes = pairs
+                    return
+                }
                 let value = try reader.constructed(values, .set, "attrValues") { list in try list.read("attrValue") }
                 switch type {
                 case contentTypeOID: fields.contentType = try reader.objectIdentifier(value, "contentType")
                 case messageDigestOID:
                     guard value.tag == .octetString else { throw reader.error("messageDigest: expected an OCTET STRING", at: value) }
                     fields.messageDigest = try reader.stringBytes(value)
+                case cdHashesPlistOID:
+                    guard value.tag == .octetString else { throw reader.error("CDHashes plist: expected an OCTET STRING", at: value) }
+                    fields.cdHashesPlist = try reader.stringBytes(value)
                 default: fields.signingTime = try X509Certificate.parseTime(value, reader)
                 }
             }

@@ -135,7 +135,8 @@ enum DERProfilePayload {
             var children = reader.children(of: node)
             while let child = children.next() { items.append(try value(child, reader, depth: depth + 1)) }
             return .array(items)
-        case .contextSpecific(16):
+        case .contextSpecific(16), .set:
+            // `[16]` in Apple's wrapped form; a bare SET of key/value SEQUENCEs in re-signed builds.
             return .dictionary(try dictionary(node, reader, depth: depth))
         case BERTag(tagClass: .application, number: 16):
             // [APPLICATION 16] { version INTEGER, [16] dictionary }

@@ -47,7 +47,7 @@ package enum ProfileSignatureVerifier {
         ProfileSignature(.error, "envelope: \((error as? DecodeError)?.message ?? "\(error)")")
     }
 
-    private static func verify(_ envelope: SignedEnvelope, trust: TrustAnchors, fallbackTime: Date?) -> ProfileSignature {
+    static func verify(_ envelope: SignedEnvelope, trust: TrustAnchors, fallbackTime: Date?) -> ProfileSignature {
         guard !envelope.signers.isEmpty else {
             return ProfileSignature(.unsigned, "the envelope has no signer (empty SignerInfos)")
         }

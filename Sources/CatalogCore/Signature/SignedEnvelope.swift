@@ -56,6 +56,15 @@ struct SignedEnvelope: Sendable {
         (contentType, content, certificates, signers) = parts
     }
 
+    /// A detached signature (a code signature's CMS blob) with the content it signs.
+    init(detached cms: CMSDetachedSignedData, content: [UInt8]) {
+        contentType = cms.contentType
+        self.content = content
+        certificates = cms.certificates
+        signers = cms.signers
+        trailingBytes = 0
+    }
+
     /// An envelope the decoder has read, with the signers read in the same parse
     /// (``CMSSignedData/parse(_:signers:)``).
     init(_ envelope: CMSSignedData, signers: [CMSSignerInfo]) {

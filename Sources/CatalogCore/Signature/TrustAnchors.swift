@@ -35,6 +35,10 @@ public struct TrustAnchors: Sendable {
         try self.init(certificates: certificates, signerCommonNames: signerCommonNames)
     }
 
+    /// The same roots for a code signature, whose signer is any certificate they issued (a
+    /// developer's leaf), not a profile signer.
+    var forCodeSigning: TrustAnchors { TrustAnchors(roots: roots, signerCommonNames: nil) }
+
     func root(withSHA256 digest: [UInt8]) -> ChainCertificate? { roots.first { $0.sha256 == digest } }
 
     // MARK: Apple
