@@ -415,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         r.update(**extra)
         return r
 
-    floor = find_floor = baseline = unverified = cold = unchanged = touched = round_floor = None
+    floor = find_floor = baseline = unverified = unhashed = cold = unchanged = touched = round_floor = None
     floor_cmd = ["sh", "-c", 'find "$1" -type f -print0 | xargs -0 cat > /dev/null', "sh", tree]
     measure(floor_cmd)  # warm the page cache so every step reads from memory
     if not args.fleet_only:
@@ -427,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
                       '-o -name "*.ipa" -o -name Info.plist \\) -print0 | xargs -0 cat > /dev/null', "sh", tree]
         r = step("floor (needed files)", needed_cmd)
         r["files"], r["bytes"] = len(needed), sum(os.lstat(p).st_size for p in needed)
-        # The baseline and both cold ingests run in rounds (baseline, unverified, cold; again), and so
+        # The baseline and the cold ingests run in rounds (baseline, unverified, unhashed, cold; again), and so
         # do the find floor and the unchanged re-ingest: the ratios are then taken within each round.
         specs = []
         if not args.skip_baseline:
@@ -441,6 +441,12 @@ def main(argv: list[str] | None = None) -> int:
         specs.append({"name": "cold ingest, signatures not verified", "fresh": unverified_db,
                       "cmd": [catalog, "ingest", tree, "--db", unverified_db, "--quiet"],
                       "env": {"CATALOG_VERIFY_SIGNATURES": "0"}})
+        # Issue 51's hashing (page hashes and resource seals) may add at most 25%: the same cold
+        # ingest with it switched off, into its own catalogue.
+        unhashed_db = os.path.join(run_dir, "catalog-unhashed.sqlite")
+        specs.append({"name": "cold ingest, code and resources not hashed", "fresh": unhashed_db,
+                      "cmd": [catalog, "ingest", tree, "--db", unhashed_db, "--quiet"],
+                      "env": {"CATALOG_VERIFY_INTEGRITY": "0"}})
         ingest = [catalog, "ingest", tree, "--db", db, "--quiet"]
         # Issue 15's large-tree target (cold ingest of 100,000 profiles within 5× `cat`) compares each
         # cold ingest with a `cat` of the tree run just before it, in the same round: this host's page
@@ -451,9 +457,10 @@ def main(argv: list[str] | None = None) -> int:
         specs.append({"name": "cold ingest", "cmd": ingest, "fresh": db})
         made = rounds(specs, args.ingest_runs)
         baseline = None if args.skip_baseline else made[0]
-        # The last steps, in the order they were added: unverified, the round's cat (large), cold.
+        # The last steps, in the order they were added: unverified, unhashed, the round's cat (large), cold.
         cold = made.pop()
         round_floor = made.pop() if large else None
+        unhashed = made.pop()
         unverified = made.pop()
         cold["catalogue_bytes"] = sum(os.path.getsize(db + s) for s in ("", "-wal") if os.path.exists(db + s))
         # The floor of an unchanged re-ingest: walking the tree and stat-ing every file (size and mtime,
@@ -568,6 +575,9 @@ def main(argv: list[str] | None = None) -> int:
           large_ratio, "{:.2f}x")
     extra = ratio(cold, unverified)
     check("verify_extra", "signature verification: extra cold-ingest time", None if extra is None else extra - 1, "{:+.1%}")
+    hashed = ratio(cold, unhashed)
+    check("integrity_extra", "code and resource hashing: extra cold-ingest time", None if hashed is None else hashed - 1,
+          "{:+.1%}")
     check("unchanged_over_cold", "unchanged re-ingest / cold", ratio(unchanged, cold), "{:.1%}")
     check("unchanged_over_find", "unchanged re-ingest / find floor (stat every file; bound on the default tree only)",
           ratio(unchanged, find_floor), "{:.2f}x", default_tree_only=True)

@@ -27,6 +27,10 @@ struct BundleIntegrity {
         func add(_ code: SigningProblem.Code, _ message: String) {
             problems.append(SigningProblem(code, executable: executablePath, message: message))
         }
+        guard CodePageCheck.enabled else {
+            add(.signatureUnreadable, "code and resources were not hashed (CATALOG_VERIFY_INTEGRITY=0): their integrity is unchecked")
+            return problems
+        }
 
         let info = try? files.read(infoPlist, limit: Self.maximumSealSize)
         if directories.contains(where: { $0.boundSpecialSlots[1] != nil }) {
