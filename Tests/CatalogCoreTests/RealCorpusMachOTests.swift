@@ -79,4 +79,25 @@ struct RealCorpusMachOTests {
         let now = try #require(ISO8601DateFormatter().date(from: expected["reference_now"] as? String ?? ""))
         #expect(artifact.signingProblems(asOf: now).map(\.code) == [.profileExpired, .certificateExpired])
     }
+
+    /// Issue 51: Apple's own signature verifies (pages, bound blobs, CMS over the CodeDirectory, the
+    /// chain to Apple's pinned root through the WWDR intermediate, its seal).
+    @Test func itsCodeSealAndSignerAreIntact() throws {
+        let (root, _) = try Self.corpus()
+        let artifact = try BuildArtifact(contentsOf: URL(fileURLWithPath: root + "/" + Self.ipa), trust: .apple)
+        #expect(artifact.integrityProblems.isEmpty, "\(artifact.integrityProblems)")
+    }
+
+    /// One byte of its executable flipped: the page that holds it is named.
+    @Test func aFlippedByteOfItsExecutableIsCodeModified() throws {
+        let (root, _) = try Self.corpus()
+        let archive = try ZipArchive(path: root + "/" + Self.ipa)
+        let entry = try #require(archive.entry(named: "Payload/TLDR.app/TLDR"))
+        var bytes = try archive.contents(of: entry, limit: 1 << 26)
+        bytes[0x8000] ^= 0x01
+        let slice = try #require(try MachOFile(bytes: bytes, path: "TLDR", trust: .apple).slices.first)
+        let findings = slice.codeSignature?.findings ?? []
+        #expect(findings.map(\.code) == [.codeModified])
+        #expect(findings.first?.message.hasPrefix("page 8 (from byte 32768) of the arm64 slice") == true, "\(findings)")
+    }
 }
