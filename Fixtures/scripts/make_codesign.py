@@ -18,10 +18,13 @@ deterministic, zip timestamps are fixed.
 """
 
 import atexit
+import base64
+import datetime
 import hashlib
 import os
 import plistlib
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -89,43 +92,98 @@ def align(n, to):
 # Signing identities and blobs
 
 
+OID_DATA, OID_SIGNED_DATA = "1.2.840.113549.1.7.1", "1.2.840.113549.1.7.2"
+OID_CONTENT_TYPE, OID_SIGNING_TIME, OID_MESSAGE_DIGEST = "1.2.840.113549.1.9.3", "1.2.840.113549.1.9.5", "1.2.840.113549.1.9.4"
+OID_CDHASHES_PLIST, OID_CDHASHES_DER = "1.2.840.113635.100.9.1", "1.2.840.113635.100.9.2"
+OID_SHA1, OID_SHA256, OID_RSA = "1.3.14.3.2.26", "2.16.840.1.101.3.4.2.1", "1.2.840.113549.1.1.1"
+HASH_OIDS = {1: OID_SHA1, 2: OID_SHA256}
+# Every code signature's signingTime (Apple's blobs carry one; a fixed one keeps the bytes fixed).
+SIGNING_TIME = datetime.datetime(2026, 1, 20, 12, 0, 0)
+
+
+def certificate_issuer_serial(cert):
+    """The raw issuer Name and serial INTEGER of a DER certificate (its SignerInfo's sid)."""
+    tbs = der.parse(cert).children[0]
+    fields = tbs.children[1:] if tbs.children[0].tag == 0xA0 else tbs.children
+    serial, issuer = fields[0], fields[2]
+    return cert[issuer.offset:issuer.end], cert[serial.offset:serial.end]
+
+
 class Identity:
-    """A fixture certificate (certs/LABEL.der) and its key (keys/LABEL.key.pem)."""
+    """A fixture certificate (certs/LABEL.der) and its key (keys/LABEL.key.pem); its CMS blobs carry
+    it and the fixture CA."""
 
     def __init__(self, label):
         self.label = label
         self.key = os.path.join(KEYS, label + ".key.pem")
         if not os.path.exists(self.key):
             raise SystemExit("make_codesign.py: %s is missing (run generate.sh, which restores keys/)" % self.key)
-        self.pem = os.path.join(WORK, label + ".pem")
         with open(os.path.join(CERTS, label + ".der"), "rb") as f:
-            write(self.pem, run(["openssl", "x509", "-inform", "DER", "-outform", "PEM"], f.read()))
-        self._cms_size = None
+            leaf = f.read()
+        with open(os.path.join(CERTS, "ca.der"), "rb") as f:
+            self.certificates = [leaf, f.read()]
+        self.issuer, self.serial = certificate_issuer_serial(leaf)
+        self.signature_size = len(self.sign(b"size probe"))
 
-    def sign(self, content):
-        """A detached CMS SignedData over `content`, signer and CA certificates included."""
-        src, out = os.path.join(WORK, "cd.bin"), os.path.join(WORK, "cms.der")
-        write(src, content)
-        run(["openssl", "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-outform", "DER",
-             "-signer", self.pem, "-inkey", self.key, "-certfile", os.path.join(CERTS, "ca.pem"),
-             "-in", src, "-out", out])
-        with open(out, "rb") as f:
-            return f.read()
-
-    def cms_size(self):
-        # The CMS length does not depend on what it signs (RSA-2048, fixed certificates).
-        if self._cms_size is None:
-            self._cms_size = len(self.sign(b"size probe"))
-        return self._cms_size
+    def sign(self, message):
+        """RSA PKCS#1 v1.5 SHA-256 (deterministic) with the fixture key."""
+        src = os.path.join(WORK, "signed-attributes.der")
+        write(src, message)
+        return run(["openssl", "dgst", "-sha256", "-sign", self.key, src])
 
 
 IDENTITIES = {}
 
 
-def identity(label):
-    if label not in IDENTITIES:
-        IDENTITIES[label] = Identity(label)
-    return IDENTITIES[label]
+def identity(signer):
+    """The identity for a label (certs/LABEL.der), or `signer` itself when it is one."""
+    if not isinstance(signer, str):
+        return signer
+    if signer not in IDENTITIES:
+        IDENTITIES[signer] = Identity(signer)
+    return IDENTITIES[signer]
+
+
+def cd_digest(cd):
+    """The full digest of a CodeDirectory blob with its own hash type (its cdhash before truncation)."""
+    return (hashlib.sha1 if cd[37] == 1 else hashlib.sha256)(cd).digest()
+
+
+def attribute(oid_, *values):
+    return der.seq(der.oid(oid_), der.set_of_sorted(*values))
+
+
+def cms_signature(signer, cds, sign=None):
+    """Apple's detached CMS blob over the primary CodeDirectory `cds[0]`: BER indefinite lengths on
+    the outer ContentInfo, SignedData and encapContentInfo (no eContent); signed attributes
+    contentType, signingTime, messageDigest (SHA-256 of cds[0]) and the CDHashes attributes
+    (1.2.840.113635.100.9.1: a plist of every CodeDirectory's cdhash in SuperBlob order;
+    .100.9.2: each one's hash OID and full digest); RSA PKCS#1 v1.5 SHA-256 over the DER SET OF
+    the attributes. `sign` replaces the signer's key (for a size probe)."""
+    cdhashes = plistlib.dumps({"cdhashes": [cd_digest(cd)[:20] for cd in cds]}, fmt=plistlib.FMT_XML)
+    attrs = [attribute(OID_CONTENT_TYPE, der.oid(OID_DATA)),
+             attribute(OID_SIGNING_TIME, der.time(SIGNING_TIME)),
+             attribute(OID_MESSAGE_DIGEST, der.octets(hashlib.sha256(cds[0]).digest())),
+             attribute(OID_CDHASHES_PLIST, der.octets(cdhashes)),
+             attribute(OID_CDHASHES_DER, *[der.seq(der.oid(HASH_OIDS[cd[37]]), der.octets(cd_digest(cd))) for cd in cds])]
+    signed = der.set_of_sorted(*attrs)  # what is signed: the SET OF (tag 0x31), stored as [0] IMPLICIT
+    signature = (sign or signer.sign)(signed)
+    sha256 = der.seq(der.oid(OID_SHA256), der.null())
+    signer_info = der.seq(der.integer(1), der.seq(signer.issuer, signer.serial), sha256, b"\xa0" + signed[1:],
+                          der.seq(der.oid(OID_RSA), der.null()), der.octets(signature))
+    indefinite = b"\x30\x80"
+    signed_data = (indefinite + der.integer(1) + der.set_(sha256)
+                   + indefinite + der.oid(OID_DATA) + b"\0\0"
+                   + der.tlv(0xA0, b"".join(signer.certificates))
+                   + der.set_(signer_info) + b"\0\0")
+    return indefinite + der.oid(OID_SIGNED_DATA) + b"\xa0\x80" + signed_data + b"\0\0" + b"\0\0"
+
+
+def cms_size(signer, hash_types):
+    """The length of a CMS blob by `signer` over CodeDirectories of these hash types: it depends on
+    nothing else (fixed certificates, digests and signature sizes)."""
+    probes = [b"\0" * 37 + bytes([t]) + b"\0" * 50 for t in hash_types]
+    return len(cms_signature(signer, probes, sign=lambda _: b"\0" * signer.signature_size))
 
 
 def blob(magic, body):
@@ -152,15 +210,28 @@ def der_entitlements(entitlements):
     return der.tlv(0x70, der.integer(1) + der_value(entitlements))
 
 
+def der_bare_value(v):
+    """The bare form a re-signing tool writes: dictionaries as a SET of SEQUENCE { key, value } in
+    the dictionary's own (unsorted) order, arrays as SEQUENCE."""
+    if isinstance(v, dict):
+        return der.tlv(0x31, b"".join(der.seq(der.utf8(k), der_bare_value(x)) for k, x in v.items()))
+    if isinstance(v, list):
+        return der.seq(*[der_bare_value(x) for x in v])
+    return der_value(v)
+
+
 # An empty requirement set (what `codesign` writes for a binary with no designated requirement).
 REQUIREMENTS = struct.pack(">III", CSMAGIC_REQUIREMENTS, 12, 0)
 
 
 class Signing:
-    """How to sign a slice: identifier, team, identity label (None: ad hoc), entitlements, hashes."""
+    """How to sign a slice: identifier, team, signer (a certs/ label, an identity, None: ad hoc),
+    entitlements, hashes, and what special slots bind: the bundle's Info.plist (−1) and
+    `_CodeSignature/CodeResources` (−3) bytes. `der_form` "bare" writes the DER entitlements as a
+    bare SET; `der_entitlements` puts other entitlements in the DER blob than in the XML one."""
 
     def __init__(self, identifier, team=None, signer=None, entitlements=None, der=True, hashes=("sha1", "sha256"),
-                 info_plist=None, linker=False):
+                 info_plist=None, linker=False, resources=None, der_form="wrapped", der_entitlements=None):
         self.identifier = identifier
         self.team = team
         self.signer = signer
@@ -169,6 +240,9 @@ class Signing:
         self.hashes = hashes
         self.info_plist = info_plist
         self.linker = linker
+        self.resources = resources
+        self.der_form = der_form
+        self.der_entitlements = der_entitlements
 
     def blobs(self):
         """(slot, blob) pairs other than CodeDirectories and the CMS, in SuperBlob order."""
@@ -178,14 +252,17 @@ class Signing:
         if self.entitlements is not None:
             out.append((5, blob(CSMAGIC_ENTITLEMENTS, plistlib.dumps(self.entitlements, fmt=plistlib.FMT_XML))))
         if self.der:
-            out.append((7, blob(CSMAGIC_DER_ENTITLEMENTS, der_entitlements(self.entitlements))))
+            values = self.entitlements if self.der_entitlements is None else self.der_entitlements
+            encoded = der_bare_value(values) if self.der_form == "bare" else der_entitlements(values)
+            out.append((7, blob(CSMAGIC_DER_ENTITLEMENTS, encoded)))
         return out
 
     def special_slots(self):
-        """Hashes of the special slots, from slot -N to -1 (the order they are stored)."""
+        """What each special slot hashes, from slot -N to -1 (the order they are stored): N is the
+        highest bound slot, unbound ones (None) are all-zero hashes."""
         blobs = dict(self.blobs())
-        count = 7 if self.der else (5 if self.entitlements is not None else (2 if not self.linker else 0))
-        values = {1: self.info_plist, 2: blobs.get(2), 5: blobs.get(5), 7: blobs.get(7)}
+        values = {1: self.info_plist, 2: blobs.get(2), 3: self.resources, 5: blobs.get(5), 7: blobs.get(7)}
+        count = max([n for n, v in values.items() if v is not None], default=0)
         return [values.get(n) for n in range(count, 0, -1)]
 
     def flags(self):
@@ -223,7 +300,9 @@ def estimate_signature(signing, code_size):
     for name in signing.hashes:
         size += 8 + 88 + len(signing.identifier) + 1 + len(signing.team or "") + 1 + (special + pages) * HASHES[name][1]
     if not signing.linker:
-        size += 8 + 8 + (identity(signing.signer).cms_size() if signing.signer else 0)
+        size += 8 + 8
+        if signing.signer:
+            size += cms_size(identity(signing.signer), [HASHES[name][0] for name in signing.hashes])
     return align(size, 16)
 
 
@@ -231,7 +310,7 @@ def super_blob(signing, code, exec_limit, main):
     cds = [code_directory(signing, name, code, exec_limit, main) for name in signing.hashes]
     entries = [(0, cds[0])] + signing.blobs() + [(0x1000 + i, cd) for i, cd in enumerate(cds[1:])]
     if not signing.linker:
-        cms = identity(signing.signer).sign(cds[0]) if signing.signer else b""
+        cms = cms_signature(identity(signing.signer), cds) if signing.signer else b""
         entries.append((0x10000, blob(CSMAGIC_BLOBWRAPPER, cms)))
     offset = 12 + 8 * len(entries)
     index, body = b"", b""
@@ -250,8 +329,10 @@ class Slice:
     signed, LC_CODE_SIGNATURE pointing at the signature at the end of __LINKEDIT."""
 
     def __init__(self, label, cputype, cpusubtype, *, is64=True, big_endian=False, filetype=MH_EXECUTE,
-                 platform=("ios", "16.0", "17.0"), version_min=None, code_size=9000, signing=None, uuid=None):
+                 platform=("ios", "16.0", "17.0"), version_min=None, code_size=9000, signing=None, uuid=None,
+                 code_patch=None):
         self.label = label
+        self.code_patch = code_patch  # (offset in the slice, XOR mask): a code byte changed before signing
         self.cputype, self.cpusubtype = cputype, cpusubtype
         self.is64, self.big_endian, self.filetype = is64, big_endian, filetype
         self.platform, self.version_min = platform, version_min
@@ -320,6 +401,10 @@ class Slice:
         out[header_size:header_size + commands_size] = commands
         out[code_offset:code_offset + self.code_size] = code
         out[linkedit_offset:linkedit_offset + len(symbols)] = symbols
+        if self.code_patch:
+            at, mask = self.code_patch
+            assert code_offset <= at < code_offset + self.code_size
+            out[at] ^= mask
         if self.signing:
             signed = bytes(out[:signature_offset])
             sig = super_blob(self.signing, signed, text_size, self.filetype == MH_EXECUTE)
@@ -436,6 +521,201 @@ def malformed(good):
 
 
 # ---------------------------------------------------------------------------------------------
+# Resource seals (`_CodeSignature/CodeResources`), as Xcode writes them
+
+# iOS (flat bundles): the rules of real iOS seals. Nothing is nested: code inside the app
+# (PlugIns/*.appex, Frameworks/*) is listed file by file, Info.plist and PkgInfo are left out of
+# files2 (they are in the legacy `files`).
+IOS_RULES = {"^.*": True,
+             "^.*\\.lproj/": {"optional": True, "weight": 1000.0},
+             "^.*\\.lproj/locversion.plist$": {"omit": True, "weight": 1100.0},
+             "^Base\\.lproj/": {"weight": 1010.0},
+             "^version.plist$": True}
+IOS_RULES2 = {"^.*": True,
+              ".*\\.dSYM($|/)": {"weight": 11.0},
+              "^(.*/)?\\.DS_Store$": {"omit": True, "weight": 2000.0},
+              "^.*\\.lproj/": {"optional": True, "weight": 1000.0},
+              "^.*\\.lproj/locversion.plist$": {"omit": True, "weight": 1100.0},
+              "^Base\\.lproj/": {"weight": 1010.0},
+              "^Info\\.plist$": {"omit": True, "weight": 20.0},
+              "^PkgInfo$": {"omit": True, "weight": 20.0},
+              "^embedded\\.provisionprofile$": {"weight": 20.0},
+              "^version\\.plist$": {"weight": 20.0}}
+# macOS (paths relative to Contents/, or a framework's version folder): nested code is sealed by its
+# cdhash and designated requirement; only Resources/ is in the legacy `files`.
+MAC_RULES = {"^Resources/": True,
+             "^Resources/.*\\.lproj/": {"optional": True, "weight": 1000.0},
+             "^Resources/.*\\.lproj/locversion.plist$": {"omit": True, "weight": 1100.0},
+             "^Resources/Base\\.lproj/": {"weight": 1010.0},
+             "^version.plist$": True}
+MAC_RULES2 = {"^.*": True,
+              "^[^/]+$": {"nested": True, "weight": 10.0},
+              "^(Frameworks|SharedFrameworks|PlugIns|Plug-ins|XPCServices|Helpers|MacOS|Library/(Automator|Spotlight|LoginItems))/":
+                  {"nested": True, "weight": 10.0},
+              ".*\\.dSYM($|/)": {"weight": 11.0},
+              "^(.*/)?\\.DS_Store$": {"omit": True, "weight": 2000.0},
+              "^Info\\.plist$": {"omit": True, "weight": 20.0},
+              "^PkgInfo$": {"omit": True, "weight": 20.0},
+              "^embedded\\.provisionprofile$": {"weight": 20.0},
+              "^version\\.plist$": {"weight": 20.0},
+              "^Resources/": {"weight": 20.0},
+              "^Resources/.*\\.lproj/": {"optional": True, "weight": 1000.0},
+              "^Resources/Base\\.lproj/": {"weight": 1010.0},
+              "^Resources/.*\\.lproj/locversion.plist$": {"omit": True, "weight": 1100.0}}
+
+
+def best_rule(rules, path):
+    """The rule that decides `path`: the highest weight among those whose regex matches (a bare
+    `true` weighs 1); an omitting rule wins a tie."""
+    best = None
+    for pattern, value in rules.items():
+        if re.search(pattern, path):
+            rule = {} if value is True else value
+            weight = rule.get("weight", 1.0)
+            if best is None or weight > best[0] or (weight == best[0] and rule.get("omit") and not best[1].get("omit")):
+                best = (weight, rule)
+    return best[1] if best else None
+
+
+def xml_escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def plist_xml(value):
+    """An XML plist as CoreFoundation writes one: tabs, sorted keys, data on its own line, reals
+    without a fraction."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+           '<plist version="1.0">']
+
+    def emit(v, depth):
+        pad = "\t" * depth
+        if isinstance(v, dict):
+            if not v:
+                out.append(pad + "<dict/>")
+                return
+            out.append(pad + "<dict>")
+            for key in sorted(v):
+                out.append(pad + "\t<key>%s</key>" % xml_escape(key))
+                emit(v[key], depth + 1)
+            out.append(pad + "</dict>")
+        elif isinstance(v, bool):
+            out.append(pad + ("<true/>" if v else "<false/>"))
+        elif isinstance(v, bytes):
+            out.extend([pad + "<data>", pad + base64.b64encode(v).decode(), pad + "</data>"])
+        elif isinstance(v, str):
+            out.append(pad + "<string>%s</string>" % xml_escape(v))
+        elif isinstance(v, float):
+            out.append(pad + "<real>%g</real>" % v)
+        else:
+            raise TypeError(type(v))
+
+    emit(value, 0)
+    out.append("</plist>")
+    return ("\n".join(out) + "\n").encode()
+
+
+def code_resources(files, executable, mac=False, nested=None):
+    """The CodeResources of a bundle whose files, relative to the seal's base, are `files` (bytes or
+    ("symlink", target)). The main executable and `_CodeSignature/` are not sealed; `nested` maps
+    a nested bundle's folder to (cdhash, designated requirement) — the macOS form — and its files
+    are then not listed one by one."""
+    rules, rules2 = (MAC_RULES, MAC_RULES2) if mac else (IOS_RULES, IOS_RULES2)
+    nested = nested or {}
+    files1, files2 = {}, {}
+    for path in sorted(files):
+        if path == executable or path.startswith("_CodeSignature/") or any(path.startswith(n + "/") for n in nested):
+            continue
+        data = files[path]
+        rule = best_rule(rules2, path)
+        if rule is not None and not rule.get("omit"):
+            assert not rule.get("nested"), "%s: nested code must be passed in `nested`" % path
+            if isinstance(data, tuple):
+                files2[path] = {"symlink": data[1]}
+            else:
+                entry = {"hash": hashlib.sha1(data).digest(), "hash2": hashlib.sha256(data).digest()}
+                if rule.get("optional"):
+                    entry["optional"] = True
+                files2[path] = entry
+        rule = best_rule(rules, path)
+        if rule is not None and not rule.get("omit") and not isinstance(data, tuple):
+            sha1 = hashlib.sha1(data).digest()
+            files1[path] = {"hash": sha1, "optional": True} if rule.get("optional") else sha1
+    for path, (cdhash, requirement) in nested.items():
+        files2[path] = {"cdhash": cdhash, "requirement": requirement}
+    return plist_xml({"files": files1, "files2": files2, "rules": rules, "rules2": rules2})
+
+
+def first_slice_blobs(macho):
+    """slot → blob of the first slice's code signature (thin little-endian 64-bit slices only)."""
+    if macho[:4] in (b"\xca\xfe\xba\xbe", b"\xca\xfe\xba\xbf"):
+        if macho[3] == 0xBF:
+            _, _, offset, size = struct.unpack_from(">IIQQ", macho, 8)
+        else:
+            _, _, offset, size = struct.unpack_from(">IIII", macho, 8)
+        return first_slice_blobs(macho[offset:offset + size])
+    ncmds = struct.unpack_from("<I", macho, 16)[0]
+    at = 32
+    for _ in range(ncmds):
+        cmd, size = struct.unpack_from("<II", macho, at)
+        if cmd == LC_CODE_SIGNATURE:
+            dataoff = struct.unpack_from("<I", macho, at + 8)[0]
+            count = struct.unpack_from(">I", macho, dataoff + 8)[0]
+            out = {}
+            for i in range(count):
+                slot, offset = struct.unpack_from(">II", macho, dataoff + 12 + 8 * i)
+                length = struct.unpack_from(">I", macho, dataoff + offset + 4)[0]
+                out[slot] = (dataoff + offset, macho[dataoff + offset:dataoff + offset + length])
+            return out
+        at += size
+    raise ValueError("no LC_CODE_SIGNATURE")
+
+
+def nested_cdhash(macho):
+    """What a macOS seal records for nested code: the cdhash of its first slice's SHA-256
+    CodeDirectory (else its first one), 20 bytes."""
+    cds = [blob_ for slot, (_, blob_) in sorted(first_slice_blobs(macho).items()) if slot == 0 or 0x1000 <= slot < 0x1005]
+    cd = next((c for c in cds if c[37] == 2), cds[0])
+    return cd_digest(cd)[:20]
+
+
+def common_name(cert):
+    tbs = der.parse(cert).children[0]
+    fields = tbs.children[1:] if tbs.children[0].tag == 0xA0 else tbs.children
+    for rdn in fields[4].children:
+        for pair in rdn.children:
+            if pair.children[0].content == b"\x55\x04\x03":
+                return pair.children[1].content.decode()
+    return None
+
+
+def designated_requirement(identifier, signer):
+    """Xcode's designated requirement for code signed by an Apple Development certificate."""
+    return ('identifier "%s" and anchor apple generic and certificate leaf[subject.CN] = "%s" and certificate '
+            '1[field.1.2.840.113635.100.6.2.1] /* exists */' % (identifier, common_name(identity(signer).certificates[0])))
+
+
+def sealed_bundle(files, executable, make_executable, base="", mac=False, nested=None):
+    """A signed bundle: its files (relative to its folder) under `base` — the seal's base: "" for
+    iOS, "Contents/" for a macOS app, "Versions/A/" for a macOS framework — are sealed into
+    base + `_CodeSignature/CodeResources`, then `make_executable(seal)` (whose signature binds that
+    seal at −3) is added at base + `executable`. Nested bundles are in `files` already, signed."""
+    tree = dict(files)
+    inside = {path[len(base):]: data for path, data in tree.items() if path.startswith(base)}
+    seal = code_resources(inside, executable, mac, nested)
+    tree[base + "_CodeSignature/CodeResources"] = seal
+    tree[base + executable] = make_executable(seal)
+    return tree
+
+
+def nest(tree, prefix, bundle):
+    """Adds `bundle`'s files to `tree` under `prefix`."""
+    for relative, data in bundle.items():
+        tree[prefix + relative] = data
+    return tree
+
+
+# ---------------------------------------------------------------------------------------------
 # Builds (codesign/*.app, *.ipa, *.xcarchive)
 
 
@@ -453,100 +733,121 @@ def ios_info(bundle_id, name, short="9.0", build="900", package="APPL", platform
     return plistlib.dumps(d, fmt=plistlib.FMT_BINARY, sort_keys=True)
 
 
-def ios_main(label, identifier, signer, entitlements, info, team=TEAM, hashes=("sha1", "sha256")):
-    """The main executable of an iOS bundle: thin arm64, or unsigned when `signer` is "unsigned"."""
+def ios_main(label, identifier, signer, entitlements, info, team=TEAM, hashes=("sha1", "sha256"), **options):
+    """The main executable of an iOS bundle: thin arm64, or unsigned when `signer` is "unsigned".
+    `options` go to Signing (resources, der_form, der_entitlements)."""
     if signer == "unsigned":
         return Slice(label, CPU_ARM64, SUB_ALL).build()
     return Slice(label, CPU_ARM64, SUB_ALL, signing=Signing(identifier, team, signer, entitlements, hashes=hashes,
-                                                            info_plist=info)).build()
+                                                            info_plist=info, **options)).build()
 
 
 def ios_app(name, *, bundle_id="com.example.app", profile_name="ios-adhoc.mobileprovision", signer="dist",
             entitlements=None, identifier=None, team=TEAM, nested=False, short="9.0", build="900"):
-    """relative path → bytes of an iOS app bundle (flat layout)."""
+    """relative path → bytes of an iOS app bundle (flat layout), every bundle in it sealed; nested
+    bundles are signed first, as the app's seal hashes their files."""
     info = ios_info(bundle_id, name, short, build)
     if entitlements is None:
         entitlements = ios_entitlements(bundle_id, False, **{"aps-environment": "production"})
-    tree = {"Info.plist": info,
-            name: ios_main(name, identifier or bundle_id, signer, entitlements, info, team)}
+    tree = {"Info.plist": info}
     if profile_name:
         tree["embedded.mobileprovision"] = profile(profile_name)
     if nested:
         widget_info = ios_info(bundle_id + ".widget", "Widget", short, build, package="XPC!",
                                NSExtension={"NSExtensionPointIdentifier": "com.apple.widgetkit-extension"})
-        tree["PlugIns/Widget.appex/Info.plist"] = widget_info
-        tree["PlugIns/Widget.appex/embedded.mobileprovision"] = profile("ios-widget-adhoc.mobileprovision")
-        tree["PlugIns/Widget.appex/Widget"] = ios_main(name + "-widget", bundle_id + ".widget", "dist",
-                                                       ios_entitlements(bundle_id + ".widget"), widget_info)
+        nest(tree, "PlugIns/Widget.appex/", sealed_bundle(
+            {"Info.plist": widget_info, "embedded.mobileprovision": profile("ios-widget-adhoc.mobileprovision")},
+            "Widget", lambda seal: ios_main(name + "-widget", bundle_id + ".widget", "dist",
+                                            ios_entitlements(bundle_id + ".widget"), widget_info, resources=seal)))
         kit_info = ios_info("com.example.ExampleKit", "ExampleKit", "3.1", "310", package="FMWK")
-        tree["Frameworks/ExampleKit.framework/Info.plist"] = kit_info
-        tree["Frameworks/ExampleKit.framework/ExampleKit"] = Slice(
-            name + "-kit", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB, code_size=6000,
-            signing=Signing("com.example.ExampleKit", TEAM, "dist", hashes=("sha256",), info_plist=kit_info)).build()
+        nest(tree, "Frameworks/ExampleKit.framework/", sealed_bundle(
+            {"Info.plist": kit_info}, "ExampleKit", lambda seal: Slice(
+                name + "-kit", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB, code_size=6000,
+                signing=Signing("com.example.ExampleKit", TEAM, "dist", hashes=("sha256",), info_plist=kit_info,
+                                resources=seal)).build()))
         tree["Frameworks/libExampleSupport.dylib"] = Slice(
             name + "-support", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB, code_size=3000,
             signing=Signing("libExampleSupport", TEAM, "dist", hashes=("sha256",))).build()
         watch_info = ios_info(bundle_id + ".watchkitapp", name + "Watch", short, build, platforms=("WatchOS",),
                               WKApplication=True, WKCompanionAppBundleIdentifier=bundle_id)
-        tree["Watch/%sWatch.app/Info.plist" % name] = watch_info
-        watch_signing = Signing(bundle_id + ".watchkitapp", TEAM, "dist",
-                                ios_entitlements(bundle_id + ".watchkitapp"), hashes=("sha256",), info_plist=watch_info)
-        tree["Watch/%sWatch.app/%sWatch" % (name, name)] = fat([
-            Slice(name + "-watch-armv7k", CPU_ARM, SUB_ARMV7K, is64=False, platform=("watchos", "9.0", "10.0"),
-                  code_size=4000, signing=watch_signing),
-            Slice(name + "-watch-arm64_32", CPU_ARM64_32, SUB_ARM64_32_V8, is64=False,
-                  platform=("watchos", "9.0", "10.0"), code_size=4000, signing=watch_signing),
-        ])
+
+        def watch(seal):
+            signing = Signing(bundle_id + ".watchkitapp", TEAM, "dist", ios_entitlements(bundle_id + ".watchkitapp"),
+                              hashes=("sha256",), info_plist=watch_info, resources=seal)
+            return fat([
+                Slice(name + "-watch-armv7k", CPU_ARM, SUB_ARMV7K, is64=False, platform=("watchos", "9.0", "10.0"),
+                      code_size=4000, signing=signing),
+                Slice(name + "-watch-arm64_32", CPU_ARM64_32, SUB_ARM64_32_V8, is64=False,
+                      platform=("watchos", "9.0", "10.0"), code_size=4000, signing=signing),
+            ])
+        nest(tree, "Watch/%sWatch.app/" % name, sealed_bundle({"Info.plist": watch_info}, name + "Watch", watch))
         clip_info = ios_info(bundle_id + ".Clip", name + "Clip", short, build)
-        tree["AppClips/%sClip.app/Info.plist" % name] = clip_info
-        tree["AppClips/%sClip.app/%sClip" % (name, name)] = ios_main(
-            name + "-clip", bundle_id + ".Clip", "dist", ios_entitlements(bundle_id + ".Clip"), clip_info,
-            hashes=("sha256",))
+        nest(tree, "AppClips/%sClip.app/" % name, sealed_bundle(
+            {"Info.plist": clip_info}, name + "Clip", lambda seal: ios_main(
+                name + "-clip", bundle_id + ".Clip", "dist", ios_entitlements(bundle_id + ".Clip"), clip_info,
+                hashes=("sha256",), resources=seal)))
+    if signer == "unsigned":  # no signature, so no seal either
+        tree[name] = ios_main(name, identifier or bundle_id, signer, entitlements, info, team)
+        return tree
+    return sealed_bundle(tree, name, lambda seal: ios_main(name, identifier or bundle_id, signer, entitlements, info,
+                                                           team, resources=seal))
+
+
+def mac_info(bundle_id, display, package, **extra):
+    d = {"CFBundleIdentifier": bundle_id, "CFBundleShortVersionString": "9.0", "CFBundleVersion": "900",
+         "CFBundleName": display, "CFBundlePackageType": package, "CFBundleExecutable": display,
+         "CFBundleSupportedPlatforms": ["MacOSX"], "CFBundleInfoDictionaryVersion": "6.0",
+         "LSMinimumSystemVersion": "13.0"}
+    d.update(extra)
+    return plistlib.dumps(d, fmt=plistlib.FMT_XML, sort_keys=True)
+
+
+MAC_ENTITLEMENTS = {"com.apple.application-identifier": TEAM + ".com.example.mac",
+                    "com.apple.developer.team-identifier": TEAM, "com.apple.security.app-sandbox": True,
+                    "com.apple.security.network.client": True, "keychain-access-groups": [TEAM + ".com.example.mac"]}
+
+
+def mac_framework(make_executable, kit_info):
+    """MacKit.framework's files (relative to its folder): the version folder A sealed (its
+    Resources/Info.plist), `make_executable(seal)` as Versions/A/MacKit, and the symlinks."""
+    tree = sealed_bundle({"Versions/A/Resources/Info.plist": kit_info}, "MacKit", make_executable,
+                         base="Versions/A/", mac=True)
+    tree.update({"Versions/Current": ("symlink", "A"), "MacKit": ("symlink", "Versions/Current/MacKit"),
+                 "Resources": ("symlink", "Versions/Current/Resources")})
     return tree
 
 
 def mac_app(name):
-    """relative path → bytes (or ("symlink", target)) of a macOS app bundle (Contents/ layout)."""
-    def info(bundle_id, display, package, **extra):
-        d = {"CFBundleIdentifier": bundle_id, "CFBundleShortVersionString": "9.0", "CFBundleVersion": "900",
-             "CFBundleName": display, "CFBundlePackageType": package, "CFBundleExecutable": display,
-             "CFBundleSupportedPlatforms": ["MacOSX"], "CFBundleInfoDictionaryVersion": "6.0",
-             "LSMinimumSystemVersion": "13.0"}
-        d.update(extra)
-        return plistlib.dumps(d, fmt=plistlib.FMT_XML, sort_keys=True)
+    """relative path → bytes (or ("symlink", target)) of a macOS app bundle (Contents/ layout): the
+    framework and the system extension signed and sealed first; the app's seal lists the framework
+    by cdhash (a nested rule) and the system extension's files one by one (no rule nests
+    Library/SystemExtensions/)."""
+    main_info = mac_info("com.example.mac", name, "APPL")
 
-    main_info = info("com.example.mac", name, "APPL")
-    entitlements = {"com.apple.application-identifier": TEAM + ".com.example.mac",
-                    "com.apple.developer.team-identifier": TEAM, "com.apple.security.app-sandbox": True,
-                    "com.apple.security.network.client": True, "keychain-access-groups": [TEAM + ".com.example.mac"]}
-
-    def mac_slices(label, identifier, filetype=MH_EXECUTE, ent=None, info_plist=None):
+    def mac_slices(label, identifier, filetype=MH_EXECUTE, ent=None, info_plist=None, resources=None):
         return [Slice("%s-%s" % (label, arch), cpu, sub, filetype=filetype, platform=("macos", "13.0", "14.2"),
                       code_size=8000, signing=Signing(identifier, TEAM, "dev_jane", ent, der=False, hashes=("sha256",),
-                                                      info_plist=info_plist))
+                                                      info_plist=info_plist, resources=resources))
                 for arch, cpu, sub in (("arm64", CPU_ARM64, SUB_ALL), ("x86_64", CPU_X86_64, SUB_X86_64_ALL))]
 
-    kit_info = info("com.example.MacKit", "MacKit", "FMWK")
+    kit_info = mac_info("com.example.MacKit", "MacKit", "FMWK")
+    kit = mac_framework(lambda seal: fat(mac_slices(name + "-kit", "com.example.MacKit", MH_DYLIB, info_plist=kit_info,
+                                                    resources=seal), is64=True), kit_info)
     filter_id = "com.example.mac.filter"
-    filter_info = info(filter_id, filter_id, "SYSX")
-    framework = "Contents/Frameworks/MacKit.framework/"
-    sysx = "Contents/Library/SystemExtensions/%s.systemextension/Contents/" % filter_id
-    return {
-        "Contents/Info.plist": main_info,
-        "Contents/embedded.provisionprofile": profile("macos-development.provisionprofile"),
-        "Contents/MacOS/" + name: fat(mac_slices(name, "com.example.mac", ent=entitlements, info_plist=main_info)),
-        framework + "Versions/A/MacKit": fat(mac_slices(name + "-kit", "com.example.MacKit", MH_DYLIB,
-                                                        info_plist=kit_info), is64=True),
-        framework + "Versions/A/Resources/Info.plist": kit_info,
-        framework + "Versions/Current": ("symlink", "A"),
-        framework + "MacKit": ("symlink", "Versions/Current/MacKit"),
-        framework + "Resources": ("symlink", "Versions/Current/Resources"),
-        sysx + "Info.plist": filter_info,
-        sysx + "MacOS/" + filter_id: Slice(name + "-filter", CPU_ARM64, SUB_ALL, platform=("macos", "13.0", "14.2"),
-                                           signing=Signing(filter_id, TEAM, "dev_jane", {
-                                               "com.apple.security.app-sandbox": True}, der=False,
-                                               hashes=("sha256",), info_plist=filter_info)).build(),
-    }
+    filter_info = mac_info(filter_id, filter_id, "SYSX")
+    sysx = sealed_bundle({"Contents/Info.plist": filter_info}, "MacOS/" + filter_id, lambda seal: Slice(
+        name + "-filter", CPU_ARM64, SUB_ALL, platform=("macos", "13.0", "14.2"),
+        signing=Signing(filter_id, TEAM, "dev_jane", {"com.apple.security.app-sandbox": True}, der=False,
+                        hashes=("sha256",), info_plist=filter_info, resources=seal)).build(), base="Contents/", mac=True)
+    tree = {"Contents/Info.plist": main_info,
+            "Contents/embedded.provisionprofile": profile("macos-development.provisionprofile")}
+    nest(tree, "Contents/Frameworks/MacKit.framework/", kit)
+    nest(tree, "Contents/Library/SystemExtensions/%s.systemextension/" % filter_id, sysx)
+    nested = {"Frameworks/MacKit.framework": (nested_cdhash(kit["Versions/A/MacKit"]),
+                                              designated_requirement("com.example.MacKit", "dev_jane"))}
+    return sealed_bundle(tree, "MacOS/" + name, lambda seal: fat(mac_slices(
+        name, "com.example.mac", ent=MAC_ENTITLEMENTS, info_plist=main_info, resources=seal)),
+        base="Contents/", mac=True, nested=nested)
 
 
 def write_tree(root, tree):
@@ -568,9 +869,13 @@ def zinfo(name, compress):
     return zi
 
 
-def write_ipa(path, app_name, tree):
-    """An IPA of `tree` as Payload/APP/: directory entries, executables deflated except the framework
-    (stored, read in place)."""
+def signed_ipa_stores(relative):
+    """Signed.ipa keeps the framework's executable and the Info.plist stored (read in place)."""
+    return relative.endswith(".framework/ExampleKit") or relative == "Info.plist"
+
+
+def write_ipa(path, app_name, tree, stored=signed_ipa_stores):
+    """An IPA of `tree` as Payload/APP/: directory entries, files deflated unless `stored(relative)`."""
     prefix = "Payload/%s.app/" % app_name
     names = set()
     for relative in tree:
@@ -582,8 +887,8 @@ def write_ipa(path, app_name, tree):
         for name in sorted(names):
             z.writestr(zinfo(name, zipfile.ZIP_STORED), b"")
         for relative in sorted(tree):
-            stored = relative.endswith(".framework/ExampleKit") or relative == "Info.plist"
-            z.writestr(zinfo(prefix + relative, zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED), tree[relative])
+            z.writestr(zinfo(prefix + relative, zipfile.ZIP_STORED if stored(relative) else zipfile.ZIP_DEFLATED),
+                       tree[relative])
 
 
 def dsym(label, uuid_label, cputype=CPU_ARM64, bundle_id="com.example.app"):
@@ -595,19 +900,20 @@ def dsym(label, uuid_label, cputype=CPU_ARM64, bundle_id="com.example.app"):
                        code_size=3000).build()
 
 
-def archive(root, app_name, tree):
+def archive(root, app_name, tree, short="9.0", build="900", kit=("ExampleKit", "com.example.ExampleKit")):
     write(os.path.join(root, "Info.plist"), plistlib.dumps({
         "ApplicationProperties": {"ApplicationPath": "Applications/%s.app" % app_name, "Architectures": ["arm64"],
-                                  "CFBundleIdentifier": "com.example.app", "CFBundleShortVersionString": "9.0",
-                                  "CFBundleVersion": "900",
+                                  "CFBundleIdentifier": "com.example.app", "CFBundleShortVersionString": short,
+                                  "CFBundleVersion": build,
                                   "SigningIdentity": "Apple Distribution: Example Corp (TEAM123456)", "Team": TEAM},
-        "ArchiveVersion": 2, "CreationDate": __import__("datetime").datetime(2026, 3, 1, 9, 0, 0),
+        "ArchiveVersion": 2, "CreationDate": datetime.datetime(2026, 3, 1, 9, 0, 0),
         "Name": app_name, "SchemeName": app_name}, fmt=plistlib.FMT_XML, sort_keys=True))
     write_tree(os.path.join(root, "Products", "Applications", app_name + ".app"), tree)
     # The dSYMs share the UUIDs of the binaries they describe (the slices' seeded labels).
+    kit_name, kit_id = kit
     for bundle, binary, uuid_label, bundle_id in (
             ("%s.app.dSYM" % app_name, app_name, app_name, "com.example.app"),
-            ("ExampleKit.framework.dSYM", "ExampleKit", app_name + "-kit", "com.example.ExampleKit")):
+            ("%s.framework.dSYM" % kit_name, kit_name, app_name + "-kit", kit_id)):
         info, data = dsym(bundle, uuid_label, bundle_id=bundle_id)
         base = os.path.join(root, "dSYMs", bundle, "Contents")
         write(os.path.join(base, "Info.plist"), info)
