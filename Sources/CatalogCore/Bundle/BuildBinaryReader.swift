@@ -21,6 +21,9 @@ struct BuildBinaryReader {
     /// What is wrong with the code and resources as signed, every bundle's (see ``BundleIntegrity``).
     private(set) var integrityProblems: [SigningProblem] = []
     private var bundles = 0
+    /// Each bundle's (and framework's) main executable, by the bundle's path: what a parent's seal
+    /// names by cdhash.
+    private var bundleExecutables: [String: BuildExecutable] = [:]
 
     init(files: any BundleFiles, trust: TrustAnchors?) {
         self.files = files
@@ -56,12 +59,22 @@ struct BuildBinaryReader {
         let name = Self.fileName(info?.executable) ?? Self.stem(bundle.isEmpty ? files.describe("") : bundle)
         let executablePath = Self.join(isMacOS ? Self.join(content, "MacOS") : content, name)
         let executable = files.isFile(executablePath) ? read(executablePath, role: role, bundleID: info?.bundleID) : nil
-        if let executable { executables.append(executable) }
+        if let executable {
+            executables.append(executable)
+            bundleExecutables[bundle] = executable
+        }
         let simulator = (info?.platform?.hasSuffix("Simulator") ?? false)
             || (executable?.binary?.slices.contains { $0.platform?.isSimulator ?? false } ?? false)
-        if !simulator {
-            integrityProblems += BundleIntegrity(files: files, content: content, infoPlist: Self.join(content, "Info.plist"),
-                                                 executablePath: executablePath, executable: executable).problems()
+        // The bundle's own problems come before its nested code's, but its seal is checked once the
+        // nested code is read: a macOS seal names nested bundles by their cdhash.
+        let position = integrityProblems.count
+        defer {
+            if !simulator {
+                let integrity = BundleIntegrity(files: files, content: content, infoPlist: Self.join(content, "Info.plist"),
+                                                executablePath: executablePath, executable: executable)
+                integrityProblems.insert(contentsOf: integrity.problems(nestedCDHashes: { nestedCDHashes(content, $0) }),
+                                         at: position)
+            }
         }
 
         let profilePath = Self.join(content, isMacOS ? "embedded.provisionprofile" : "embedded.mobileprovision")
@@ -116,11 +129,25 @@ struct BuildBinaryReader {
         }
         let path = Self.join(version, Self.fileName(info?.executable) ?? Self.stem(framework))
         let executable = files.isFile(path) ? read(path, role: .framework, bundleID: info?.bundleID) : nil
-        if let executable { executables.append(executable) }
-        if !(executable?.binary?.slices.contains { $0.platform?.isSimulator ?? false } ?? false) {
-            integrityProblems += BundleIntegrity(files: files, content: version, infoPlist: infoPath, executablePath: path,
-                                                 executable: executable).problems()
+        if let executable {
+            executables.append(executable)
+            bundleExecutables[framework] = executable
         }
+        if !(executable?.binary?.slices.contains { $0.platform?.isSimulator ?? false } ?? false) {
+            let integrity = BundleIntegrity(files: files, content: version, infoPlist: infoPath, executablePath: path,
+                                            executable: executable)
+            integrityProblems += integrity.problems(nestedCDHashes: { nestedCDHashes(version, $0) })
+        }
+    }
+
+    /// The cdhashes (every slice's, every CodeDirectory's) of the nested code at `relative` inside
+    /// `content`: a bundle read as part of the build, else a Mach-O file there; nil when unreadable.
+    private func nestedCDHashes(_ content: String, _ relative: String) -> [String]? {
+        let path = Self.join(content, relative)
+        let binary = bundleExecutables[path]?.binary ?? executables.first { $0.path == path }?.binary
+            ?? (files.isFile(path) ? decode(path).0 : nil)
+        guard let binary else { return nil }
+        return binary.slices.compactMap(\.codeSignature).flatMap(\.codeDirectories).compactMap(\.cdhash)
     }
 
     /// The binaries under an archive's `dSYMs/*.dSYM/Contents/Resources/DWARF/`.

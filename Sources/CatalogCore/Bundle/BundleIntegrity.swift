@@ -15,7 +15,9 @@ struct BundleIntegrity {
     /// Largest Info.plist or CodeResources read to be hashed.
     static let maximumSealSize = 64 << 20
 
-    func problems() -> [SigningProblem] {
+    /// `nestedCDHashes(path)`: the cdhashes of the nested code at `path` (relative to ``content``),
+    /// for a seal that names it by cdhash; nil when it cannot be read.
+    func problems(nestedCDHashes: (String) -> [String]?) -> [SigningProblem] {
         guard let executable else {
             return [SigningProblem(.signatureUnreadable, executable: executablePath,
                                    message: "no executable at \(executablePath): nothing of the bundle could be checked")]
