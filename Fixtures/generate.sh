@@ -36,14 +36,15 @@ fi
 
 # Outputs are recreated from scratch; keys/ is kept so regenerated files are byte-identical.
 rm -rf "$here/certs" "$here/profiles" "$here/renewals" "$here/report" "$here/plists" "$here/bundles" "$here/ipa" \
-    "$here/malformed" "$here/signatures" "$here/lenient" "$here/codesign"
+    "$here/malformed" "$here/signatures" "$here/lenient" "$here/codesign" "$here/integrity"
 rm -f "$here/expected.json"
 
 python3 "$here/scripts/make_profiles.py"   # certs/, profiles/, malformed/*.mobileprovision, lenient/ profiles
 python3 "$here/scripts/make_renewals.py"   # renewals/: profiles that supersede others, and some that do not
 python3 "$here/scripts/make_report_fixtures.py"   # report/: a profile whose name, team and app id carry markup
 python3 "$here/scripts/make_bundles.py"    # plists/, bundles/, ipa/, malformed/ bundle inputs, lenient/ IPA
-python3 "$here/scripts/make_codesign.py"   # codesign/: signed Mach-O binaries and the builds that carry them
+python3 "$here/scripts/make_codesign.py"   # codesign/, integrity/: signed Mach-O binaries, sealed builds, tampered ones
+python3 "$here/scripts/check_integrity.py" # fails unless each integrity/ build breaks exactly what expected.json says
 python3 "$here/scripts/make_expected.py"   # expected.json, from the files via openssl + plistlib
 python3 "$here/scripts/make_signatures.py"  # signatures/: tampered signatures, chains and DER copies (own seeded keys)
 bash "$here/scripts/check_envelopes.sh"    # asn1parse proof of the BER/chunked/duplicate forms

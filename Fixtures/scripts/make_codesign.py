@@ -21,6 +21,7 @@ import atexit
 import base64
 import datetime
 import hashlib
+import json
 import os
 import plistlib
 import random
@@ -130,6 +131,25 @@ class Identity:
         src = os.path.join(WORK, "signed-attributes.der")
         write(src, message)
         return run(["openssl", "dgst", "-sha256", "-sign", self.key, src])
+
+
+class SelfSignedIdentity:
+    """A self-signed "TestFixture" certificate (as fastlane's test fixture has), its RSA key derived
+    from a fixed seed by make_signatures.py's Key, so a clean clone makes the same bytes; its CMS
+    blobs carry only it."""
+
+    def __init__(self):
+        import make_signatures as ms
+        self.label = "TestFixture"
+        self._key = ms.Key("codesign-self-signed-testfixture")
+        cert = ms.Cert(ms.name([("CN", "TestFixture")]), 0x7E57F1C7, datetime.datetime(2025, 1, 1),
+                       datetime.datetime(2035, 1, 1), self._key)
+        self.certificates = [cert.der]
+        self.issuer, self.serial = certificate_issuer_serial(cert.der)
+        self.signature_size = 256
+
+    def sign(self, message):
+        return self._key.sign(message)
 
 
 IDENTITIES = {}
@@ -920,6 +940,198 @@ def archive(root, app_name, tree, short="9.0", build="900", kit=("ExampleKit", "
         write(os.path.join(base, "Resources", "DWARF", binary), data)
 
 
+# ---------------------------------------------------------------------------------------------
+# Integrity fixtures (integrity/): one good signed bundle and its broken variants
+
+INTEGRITY = os.path.join(HERE, "integrity")
+# A byte in page 1 of an executable's code (its __text starts in page 0 and runs past page 2).
+CODE_BYTE = (1 << PAGE_LOG2) + 0x123
+
+
+def seeded_bytes(label, n):
+    rnd = random.Random("catalog-integrity-" + label)
+    return bytes(rnd.getrandbits(8) for _ in range(n))
+
+
+def good_app(main_signer="dist", der_form="wrapped", der_entitlements=None, kit_entitlements=None):
+    """Good.app's files: com.example.app 9.1 (910) signed by `dist` with the ios-adhoc profile, resources
+    (one optional .lproj file), Frameworks/GoodKit.framework and PlugIns/Widget.appex (ios-widget-adhoc),
+    each bundle sealed as Xcode seals iOS bundles. The arguments make the variants that are signed
+    otherwise (not tampered after signing): the main executable's signer, the DER entitlements' form
+    (every bundle's) and content (the main executable's), the framework's entitlements."""
+    info = ios_info("com.example.app", "Good", "9.1", "910", LSRequiresIPhoneOS=True)
+    entitlements = ios_entitlements("com.example.app", False, **{"aps-environment": "production"})
+    if der_form == "bare":  # a re-signing tool's key order: not sorted
+        entitlements = dict(reversed(list(entitlements.items())))
+    tree = {"Info.plist": info, "PkgInfo": b"APPL????",
+            "embedded.mobileprovision": profile("ios-adhoc.mobileprovision"),
+            "Assets.car": b"BOMStore" + seeded_bytes("assets", 6000),
+            "AppIcon60x60@2x.png": b"\x89PNG\r\n\x1a\n" + seeded_bytes("icon", 1500),
+            "Base.lproj/LaunchScreen.storyboardc/Info.plist": plistlib.dumps(
+                {"UIStoryboardDesignatedEntryPointIdentifier": "UIViewController-01J-lp-oVM",
+                 "UIViewControllerIdentifiersToNibNames": {"UIViewController-01J-lp-oVM": "UIViewController-01J-lp-oVM"}},
+                fmt=plistlib.FMT_BINARY),
+            "Base.lproj/LaunchScreen.storyboardc/01J-lp-oVM-view-Ze5-6b-2t3.nib": seeded_bytes("nib", 800),
+            "en.lproj/Localizable.strings": b'"greeting" = "Hello";\n"farewell" = "Goodbye";\n'}
+    widget_info = ios_info("com.example.app.widget", "Widget", "9.1", "910", package="XPC!",
+                           NSExtension={"NSExtensionPointIdentifier": "com.apple.widgetkit-extension"})
+    widget_entitlements = ios_entitlements("com.example.app.widget")
+    if der_form == "bare":
+        widget_entitlements = dict(reversed(list(widget_entitlements.items())))
+    nest(tree, "PlugIns/Widget.appex/", sealed_bundle(
+        {"Info.plist": widget_info, "embedded.mobileprovision": profile("ios-widget-adhoc.mobileprovision"),
+         "en.lproj/Widget.strings": b'"title" = "Good";\n'},
+        "Widget", lambda seal: ios_main("Good-widget", "com.example.app.widget", "dist", widget_entitlements,
+                                        widget_info, resources=seal, der_form=der_form)))
+    kit_info = ios_info("com.example.GoodKit", "GoodKit", "1.0", "100", package="FMWK")
+    nest(tree, "Frameworks/GoodKit.framework/", sealed_bundle(
+        {"Info.plist": kit_info}, "GoodKit", lambda seal: Slice(
+            "Good-kit", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB,
+            signing=Signing("com.example.GoodKit", TEAM, "dist", kit_entitlements, hashes=("sha256",),
+                            info_plist=kit_info, resources=seal, der_form=der_form)).build()))
+    return sealed_bundle(tree, "Good", lambda seal: ios_main(
+        "Good", "com.example.app", main_signer, entitlements, info, resources=seal, der_form=der_form,
+        der_entitlements=der_entitlements))
+
+
+def flip(data, at, mask=0x01):
+    out = bytearray(data)
+    out[at] ^= mask
+    return bytes(out)
+
+
+def tampered(tree, **changes):
+    """A copy of `tree` with files replaced (bytes) or removed (None) after signing."""
+    out = dict(tree)
+    for path, data in changes.items():
+        if data is None:
+            del out[path]
+        else:
+            out[path] = data
+    return out
+
+
+def cms_signature_flipped(macho):
+    """`macho` (thin) with the last byte of its CMS signature value XOR 0xFF."""
+    offset, wrapper = first_slice_blobs(macho)[0x10000]
+    signed_data = der.signed_data(der.parse(wrapper, 8))
+    signature = signed_data.children[-1].children[0].children[-1]  # signerInfos → SignerInfo → signature
+    assert signature.tag == 0x04 and len(signature.content) == 256
+    return flip(macho, offset + signature.end - 1, 0xFF)
+
+
+def xml_entitlements_reindented(macho):
+    """`macho` (thin) with its XML entitlements blob changed, same length and same meaning: the
+    first key's indenting tab becomes a space."""
+    offset, entitlements = first_slice_blobs(macho)[5]
+    at = entitlements.index(b"\t<key>")
+    out = bytearray(macho)
+    out[offset + at:offset + at + 1] = b" "
+    return bytes(out)
+
+
+def good_mac(kit_patch=None):
+    """GoodMac.app's files (Contents/ layout), signed by dev_jane with macos-development: thin arm64
+    executables, Resources/ with a symlink, MacKit.framework sealed in the app's CodeResources by
+    cdhash. With `kit_patch`, the framework in the tree has that code byte changed and is signed
+    again (a valid signature of its own), while the app's seal keeps the original's cdhash."""
+    main_info = mac_info("com.example.mac", "GoodMac", "APPL", CFBundleShortVersionString="9.1", CFBundleVersion="910")
+    kit_info = mac_info("com.example.MacKit", "MacKit", "FMWK")
+
+    def kit(patch):
+        return mac_framework(lambda seal: Slice(
+            "GoodMac-kit", CPU_ARM64, SUB_ALL, filetype=MH_DYLIB, platform=("macos", "13.0", "14.2"), code_patch=patch,
+            signing=Signing("com.example.MacKit", TEAM, "dev_jane", hashes=("sha256",), info_plist=kit_info,
+                            resources=seal)).build(), kit_info)
+
+    original = kit(None)
+    tree = {"Contents/Info.plist": main_info, "Contents/PkgInfo": b"APPL????",
+            "Contents/embedded.provisionprofile": profile("macos-development.provisionprofile"),
+            "Contents/Resources/AppIcon.icns": b"icns" + seeded_bytes("mac-icon", 2000),
+            "Contents/Resources/Base.lproj/MainMenu.nib": seeded_bytes("mac-nib", 900),
+            "Contents/Resources/en.lproj/InfoPlist.strings": b'"CFBundleName" = "GoodMac";\n',
+            "Contents/Resources/Icon.icns": ("symlink", "AppIcon.icns")}
+    nest(tree, "Contents/Frameworks/MacKit.framework/", kit(kit_patch) if kit_patch else original)
+    nested = {"Frameworks/MacKit.framework": (nested_cdhash(original["Versions/A/MacKit"]),
+                                              designated_requirement("com.example.MacKit", "dev_jane"))}
+    return sealed_bundle(tree, "MacOS/GoodMac", lambda seal: Slice(
+        "GoodMac", CPU_ARM64, SUB_ALL, platform=("macos", "13.0", "14.2"),
+        signing=Signing("com.example.mac", TEAM, "dev_jane", MAC_ENTITLEMENTS, hashes=("sha256",), info_plist=main_info,
+                        resources=seal)).build(), base="Contents/", mac=True, nested=nested)
+
+
+def problem(code, executable, **detail):
+    return dict(code=code, executable=executable, **detail)
+
+
+def integrity():
+    """Writes integrity/ and integrity/expected.json: each fixture's problems beyond what the fixture
+    CA causes (trusted as an extra anchor, every one of them is clean but for these)."""
+    shutil.rmtree(INTEGRITY, ignore_errors=True)
+    good = good_app()
+    main, kit = "Good", "Frameworks/GoodKit.framework/GoodKit"
+    apps = {
+        "Good": (good, []),
+        "CodeModified": (tampered(good, Good=flip(good[main], CODE_BYTE)),
+                         [problem("code-modified", main, page=1)]),
+        "InfoPlistModified": (tampered(good, **{"Info.plist": ios_info("com.example.app", "Good", "9.1", "910",
+                                                                        LSRequiresIPhoneOS=False)}),
+                              [problem("info-plist-modified", main)]),
+        "ResourceModified": (tampered(good, **{"Assets.car": flip(good["Assets.car"], 100)}),
+                             [problem("resource-modified", main, path="Assets.car")]),
+        "ResourceMissing": (tampered(good, **{"AppIcon60x60@2x.png": None}),
+                            [problem("resource-missing", main, path="AppIcon60x60@2x.png")]),
+        "ResourceAdded": (tampered(good, **{"Added.png": b"\x89PNG\r\n\x1a\n" + seeded_bytes("added", 700)}),
+                          [problem("resource-added", main, path="Added.png")]),
+        "FrameworkModified": (tampered(good, **{kit: flip(good[kit], CODE_BYTE)}),
+                              [problem("code-modified", kit, page=1),
+                               problem("resource-modified", main, path=kit)]),
+        "SealModified": (tampered(good, **{"_CodeSignature/CodeResources": good["_CodeSignature/CodeResources"].replace(
+                             b'<plist version="1.0">\n', b'<plist version="1.0">\n\n', 1)}),
+                         [problem("resources-seal-modified", main)]),
+        "SelfSigned": (good_app(main_signer=SelfSignedIdentity()),
+                       [problem("certificate-not-apple", main), problem("certificate-not-in-profile", main)]),
+        "SignatureInvalid": (tampered(good, Good=cms_signature_flipped(good[main])),
+                             [problem("signature-invalid", main)]),
+        "BareSetEntitlements": (good_app(der_form="bare", kit_entitlements={
+            "com.example.goodkit.options": {"retries": 3, "verbose": False,
+                                            "hosts": ["a.example.com", "b.example.com"],
+                                            "limits": {"upload": 1048576, "download": 8388608}},
+            "com.apple.developer.team-identifier": TEAM,
+            "com.example.goodkit.level": 2}), []),
+        "EntitlementsMismatch": (good_app(der_entitlements=ios_entitlements(
+            "com.example.app", False, **{"aps-environment": "production",
+                                         "keychain-access-groups": [TEAM + ".com.example.shared"]})),
+                                 [problem("entitlements-mismatch", main)]),
+        "EntitlementsModified": (tampered(good, Good=xml_entitlements_reindented(good[main])),
+                                 [problem("entitlements-modified", main)]),
+    }
+    expected = {}
+    for name, (tree, problems) in apps.items():
+        write_tree(os.path.join(INTEGRITY, name + ".app"), tree)
+        expected[name + ".app"] = problems
+    for name in ("Good", "CodeModified"):
+        write_ipa(os.path.join(INTEGRITY, name + ".ipa"), "Good", apps[name][0], stored=lambda _: False)
+        expected[name + ".ipa"] = [dict(p, executable="Payload/Good.app/" + p["executable"]) for p in apps[name][1]]
+    archive(os.path.join(INTEGRITY, "Good.xcarchive"), "Good", good, short="9.1", build="910",
+            kit=("GoodKit", "com.example.GoodKit"))
+    expected["Good.xcarchive"] = []
+    write_tree(os.path.join(INTEGRITY, "GoodMac.app"), good_mac())
+    expected["GoodMac.app"] = []
+    write_tree(os.path.join(INTEGRITY, "NestedModifiedMac.app"), good_mac(kit_patch=(CODE_BYTE, 0x01)))
+    expected["NestedModifiedMac.app"] = [problem("nested-code-modified", "Contents/MacOS/GoodMac",
+                                                 path="Frameworks/MacKit.framework")]
+    notes = ("Written by Fixtures/scripts/make_codesign.py and checked by check_integrity.py. fixtures: each build "
+             "under integrity/ → the problems it gives beyond what the fixture CA causes, with certs/ca.pem trusted "
+             "as an extra anchor (without it, every signed executable also gives certificate-not-apple) at as_of. "
+             "One entry per (code, executable): executable is the path inside the build (relative to the .app "
+             "folder; Payload/… in an .ipa); path names the file (relative to the seal's base: the iOS bundle "
+             "root, or Contents/ of a macOS app) and page the first bad code page (4 KiB pages).")
+    write(os.path.join(INTEGRITY, "expected.json"), (json.dumps(
+        {"notes": notes, "as_of": "2026-09-01T00:00:00Z", "trust_anchor": "Fixtures/certs/ca.pem",
+         "fixtures": dict(sorted(expected.items()))}, indent=2, ensure_ascii=False) + "\n").encode())
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     good = binaries()
@@ -954,6 +1166,7 @@ def main():
     }
     for name, options in problems.items():
         write_tree(os.path.join(OUT, name + ".app"), ios_app(name, **options))
+    integrity()
 
 
 if __name__ == "__main__":
