@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Generate Fixtures/codesign/: Mach-O binaries with real code signatures, and the builds that carry
-them.
+"""Generate Fixtures/codesign/ and Fixtures/integrity/: Mach-O binaries with real code signatures,
+and the builds that carry them.
 
 - `codesign/macho/`: single binaries — thin and fat (FAT_MAGIC and FAT_MAGIC_64), 64- and 32-bit,
   little- and big-endian, signed by a fixture certificate (SHA-1 and SHA-256 CodeDirectories,
@@ -8,13 +8,20 @@ them.
   CodeDirectory), ad hoc, linker-signed, unsigned, a dSYM, and `malformed/` ones.
 - `codesign/*.app`, `*.ipa`, `*.xcarchive`: builds whose executables are such binaries, one clean
   and one per signing problem (Fixtures/README.md lists them).
+- `integrity/`: one good signed build and one variant per broken part of it (code, Info.plist,
+  resources, nested code, seal, CMS, entitlements), and `integrity/expected.json` with what each
+  must give; check_integrity.py re-derives that from the files.
 
 Each signature is what `codesign` writes: page hashes (4 KiB pages) of the slice up to the
-signature, special slots hashing the Info.plist, requirements and entitlements blobs, and a CMS
-blob from `openssl cms -sign -binary -noattr` (detached, as Apple signs the CodeDirectory) with the
-fixtures' test keys. Runs after make_profiles.py (keys/, certs/, profiles/). Deterministic: UUIDs
-and code bytes come from fixed seeds, `-noattr` leaves no signing time, PKCS#1 v1.5 signatures are
-deterministic, zip timestamps are fixed.
+signature; special slots binding the bundle's Info.plist (−1), the requirements blob (−2), the
+bundle's `_CodeSignature/CodeResources` (−3) and the entitlements blobs (−5, −7); and a CMS blob as
+Apple's are (BER indefinite lengths, detached, signed attributes with signingTime, messageDigest and
+Apple's CDHashes attributes), assembled here and signed with `openssl dgst -sha256 -sign` and the
+fixtures' test keys. Every signed bundle has a resource seal with Xcode's rules (iOS: nested files
+listed one by one; macOS: nested code by cdhash), written before its executable is signed and after
+the bundles inside it. Runs after make_profiles.py (keys/, certs/, profiles/). Deterministic: UUIDs
+and code bytes come from fixed seeds, the signing time is fixed, PKCS#1 v1.5 signatures are
+deterministic, the self-signed variant's key comes from a fixed seed, zip timestamps are fixed.
 """
 
 import atexit
