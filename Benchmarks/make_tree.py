@@ -13,17 +13,28 @@ also built here and signed with RSA keys derived from the seed, so `openssl x509
 random keys and dates on every run and break byte-for-byte determinism. The profile's own CMS
 signature is real (RSA PKCS#1 v1.5 over the signed attributes), so ingest pays for verification in
 full; the chain ends at the benchmark's fake root, so every profile is `untrusted`.
+
+App builds (.app, .xcarchive, .ipa) are signed as Xcode signs them, so ingest pays for checking
+their integrity: every executable (the app's, an extension's, a framework's, a watch app's) is a
+Mach-O whose SHA-256 CodeDirectory holds the page hash of each 4 KiB page and binds its bundle's
+Info.plist (special slot −1), `_CodeSignature/CodeResources` (−3) and entitlements blob (−5); every
+bundle has that seal, with Xcode's rules (iOS; macOS for Mac apps) and `hash2` (SHA-256) of each of
+its files, nested bundles' files listed one by one. The CMS blob is an empty wrapper in every
+executable (ad hoc, no certificate): a real one would need a key per team and an RSA signature per
+executable, and the hashing is what this tree is for.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import datetime as dt
 import hashlib
 import io
 import os
 import plistlib
 import random
+import re
 import struct
 import sys
 import time
@@ -445,57 +456,176 @@ class Blobs:
         start = rng.randrange(0, len(self.noise) - n)
         return self.noise[start:start + n]
 
+    def macho_draw(self, rng: random.Random, n: int, uuid: bytes | None = None, signed: bool = True) -> tuple[bytes, bytes]:
+        """What a Mach-O of about `n` bytes takes from `rng` (its UUID, then its code), drawn where the
+        tree always drew it; the bytes are built later, once what its signature binds is known."""
+        uuid = uuid or rng.randbytes(16)
+        header_size = 32 + (24 + 24 + 16 if signed else 24 + 24)
+        return uuid, self.random(rng, max(n - header_size, 64))
+
     def macho(self, rng: random.Random, n: int, identifier: str, team: str | None, filetype: int = 2,
               uuid: bytes | None = None) -> bytes:
-        """A thin arm64 Mach-O shaped like a real one: header, LC_UUID, LC_BUILD_VERSION and
-        LC_CODE_SIGNATURE, about `n` bytes of code (noise), then a code signature SuperBlob with a
-        SHA-256 CodeDirectory over the pages, an entitlements blob and an empty CMS wrapper (ad-hoc:
-        a real CMS signature would need the fixtures' keys). dSYMs (`filetype` 0xA) carry no signature."""
-        uuid = uuid or rng.randbytes(16)
-        signed = filetype == 2
-        ncmds, sizeofcmds = (3, 24 + 24 + 16) if signed else (2, 24 + 24)
-        header_size = 32 + sizeofcmds
-        code = self.random(rng, max(n - header_size, 64))
-        code_end = header_size + len(code)
-        padding = bytes((-code_end) % 16)
-        code_end += len(padding)
-        cmds = struct.pack("<II16s", 0x1B, 24, uuid)
-        cmds += struct.pack("<IIIIII", 0x32, 24, 2, 0x00100000, 0x00110000, 0)  # iOS, minos 16.0, sdk 17.0
-        if not signed:
-            header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, filetype, ncmds, sizeofcmds, 0x00200085, 0)
-            return header + cmds + code + padding
-        ident = identifier.encode() + b"\0"
-        team_bytes = (team or "").encode() + b"\0"
-        special = bytes(32 * 5)  # slots 5..1: the hashes of Info.plist, resources, entitlements (not read)
-        cd_header = 88
-        ident_off = cd_header
-        team_off = ident_off + len(ident)
-        hash_off = team_off + len(team_bytes) + len(special)
-        n_pages = (code_end + 4095) // 4096
-        cd_len = hash_off + 32 * n_pages
-        ents = plistlib.dumps({"application-identifier": f"{team}.{identifier}",
-                               "com.apple.developer.team-identifier": team or ""})
-        lengths = [cd_len, 8 + len(ents), 8]
-        index_len = 12 + 8 * len(lengths)
-        sig_len = index_len + sum(lengths)
-        cmds += struct.pack("<IIII", 0x1D, 16, code_end, sig_len)
-        header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, filetype, ncmds, sizeofcmds, 0x00200085, 0)
-        body = header + cmds + code + padding
-        cd = struct.pack(">IIIIIIIIIBBBBIIII", 0xFADE0C02, cd_len, 0x20400, 0, hash_off, ident_off, 5,
-                         n_pages, code_end, 32, 2, 0, 12, 0, 0, team_off, 0).ljust(cd_header, b"\0")
-        cd += ident + team_bytes + special
-        cd += b"".join(hashlib.sha256(body[i:i + 4096]).digest() for i in range(0, code_end, 4096))
-        blobs = [(0, cd), (5, struct.pack(">II", 0xFADE7171, 8 + len(ents)) + ents),
-                 (0x10000, struct.pack(">II", 0xFADE0B01, 8))]
-        index, data = b"", b""
-        for slot, blob in blobs:
-            index += struct.pack(">II", slot, index_len + len(data))
-            data += blob
-        return body + struct.pack(">III", 0xFADE0CC0, sig_len, len(blobs)) + index + data
+        """A thin arm64 Mach-O of about `n` bytes; see `macho_build`."""
+        return macho_build(self.macho_draw(rng, n, uuid, signed=filetype == 2), identifier, team, filetype)
 
     def words(self, rng: random.Random, n: int) -> bytes:
         start = rng.randrange(0, len(self.text) - n)
         return self.text[start:start + n]
+
+
+def macho_build(drawn: tuple[bytes, bytes], identifier: str, team: str | None, filetype: int = 2,
+                info_plist: bytes | None = None, resources: bytes | None = None) -> bytes:
+    """A thin arm64 Mach-O shaped like a real one: header, LC_UUID, LC_BUILD_VERSION and
+    LC_CODE_SIGNATURE, the drawn code (noise), then a code signature SuperBlob: a SHA-256
+    CodeDirectory with the page hash of every 4 KiB page up to the signature and special slots
+    binding −1 the bundle's Info.plist, −3 its `_CodeSignature/CodeResources` and −5 the
+    entitlements blob (−2 and −4 unbound), the XML entitlements, and an empty CMS wrapper (ad hoc:
+    no certificate, the same for every executable). dSYMs (`filetype` 0xA) carry no signature."""
+    uuid, code = drawn
+    signed = filetype == 2
+    ncmds, sizeofcmds = (3, 24 + 24 + 16) if signed else (2, 24 + 24)
+    header_size = 32 + sizeofcmds
+    code_end = header_size + len(code)
+    padding = bytes((-code_end) % 16)
+    code_end += len(padding)
+    cmds = struct.pack("<II16s", 0x1B, 24, uuid)
+    cmds += struct.pack("<IIIIII", 0x32, 24, 2, 0x00100000, 0x00110000, 0)  # iOS, minos 16.0, sdk 17.0
+    if not signed:
+        header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, filetype, ncmds, sizeofcmds, 0x00200085, 0)
+        return header + cmds + code + padding
+    ident = identifier.encode() + b"\0"
+    team_bytes = (team or "").encode() + b"\0"
+    ents = plistlib.dumps({"application-identifier": f"{team}.{identifier}",
+                           "com.apple.developer.team-identifier": team or ""})
+    ents_blob = struct.pack(">II", 0xFADE7171, 8 + len(ents)) + ents
+    # Slots −5 … −1, in the order they are stored.
+    special = b"".join(hashlib.sha256(b).digest() if b is not None else bytes(32)
+                       for b in (ents_blob, None, resources, None, info_plist))
+    cd_header = 88
+    ident_off = cd_header
+    team_off = ident_off + len(ident)
+    hash_off = team_off + len(team_bytes) + len(special)
+    n_pages = (code_end + 4095) // 4096
+    cd_len = hash_off + 32 * n_pages
+    lengths = [cd_len, len(ents_blob), 8]
+    index_len = 12 + 8 * len(lengths)
+    sig_len = index_len + sum(lengths)
+    cmds += struct.pack("<IIII", 0x1D, 16, code_end, sig_len)
+    header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, filetype, ncmds, sizeofcmds, 0x00200085, 0)
+    body = header + cmds + code + padding
+    cd = struct.pack(">IIIIIIIIIBBBBIIII", 0xFADE0C02, cd_len, 0x20400, 0, hash_off, ident_off, 5,
+                     n_pages, code_end, 32, 2, 0, 12, 0, 0, team_off, 0).ljust(cd_header, b"\0")
+    cd += ident + team_bytes + special
+    cd += b"".join(hashlib.sha256(body[i:i + 4096]).digest() for i in range(0, code_end, 4096))
+    blobs = [(0, cd), (5, ents_blob), (0x10000, struct.pack(">II", 0xFADE0B01, 8))]
+    index, data = b"", b""
+    for slot, blob in blobs:
+        index += struct.pack(">II", slot, index_len + len(data))
+        data += blob
+    return body + struct.pack(">III", 0xFADE0CC0, sig_len, len(blobs)) + index + data
+
+
+# MARK: - Resource seals (`_CodeSignature/CodeResources`), as Xcode writes them
+
+def _rules(pairs: list[tuple[str, dict | bool]]) -> dict:
+    return dict(pairs)
+
+
+IOS_RULES = _rules([("^.*", True), ("^.*\\.lproj/", {"optional": True, "weight": 1000.0}),
+                    ("^.*\\.lproj/locversion.plist$", {"omit": True, "weight": 1100.0}),
+                    ("^Base\\.lproj/", {"weight": 1010.0}), ("^version.plist$", True)])
+IOS_RULES2 = _rules([("^.*", True), (".*\\.dSYM($|/)", {"weight": 11.0}),
+                     ("^(.*/)?\\.DS_Store$", {"omit": True, "weight": 2000.0}),
+                     ("^.*\\.lproj/", {"optional": True, "weight": 1000.0}),
+                     ("^.*\\.lproj/locversion.plist$", {"omit": True, "weight": 1100.0}),
+                     ("^Base\\.lproj/", {"weight": 1010.0}), ("^Info\\.plist$", {"omit": True, "weight": 20.0}),
+                     ("^PkgInfo$", {"omit": True, "weight": 20.0}),
+                     ("^embedded\\.provisionprofile$", {"weight": 20.0}), ("^version\\.plist$", {"weight": 20.0})])
+MAC_RULES = _rules([("^Resources/", True), ("^Resources/.*\\.lproj/", {"optional": True, "weight": 1000.0}),
+                    ("^Resources/.*\\.lproj/locversion.plist$", {"omit": True, "weight": 1100.0}),
+                    ("^Resources/Base\\.lproj/", {"weight": 1010.0}), ("^version.plist$", True)])
+MAC_RULES2 = _rules([("^.*", True), ("^[^/]+$", {"nested": True, "weight": 10.0}),
+                     ("^(Frameworks|SharedFrameworks|PlugIns|Plug-ins|XPCServices|Helpers|MacOS|Library/(Automator|Spotlight|LoginItems))/",
+                      {"nested": True, "weight": 10.0}),
+                     (".*\\.dSYM($|/)", {"weight": 11.0}), ("^(.*/)?\\.DS_Store$", {"omit": True, "weight": 2000.0}),
+                     ("^Info\\.plist$", {"omit": True, "weight": 20.0}), ("^PkgInfo$", {"omit": True, "weight": 20.0}),
+                     ("^embedded\\.provisionprofile$", {"weight": 20.0}), ("^version\\.plist$", {"weight": 20.0}),
+                     ("^Resources/", {"weight": 20.0}), ("^Resources/.*\\.lproj/", {"optional": True, "weight": 1000.0}),
+                     ("^Resources/Base\\.lproj/", {"weight": 1010.0}),
+                     ("^Resources/.*\\.lproj/locversion.plist$", {"omit": True, "weight": 1100.0})])
+_COMPILED = {id(r): [(re.compile(p), {} if v is True else v) for p, v in r.items()]
+             for r in (IOS_RULES, IOS_RULES2, MAC_RULES, MAC_RULES2)}
+
+
+def best_rule(rules: dict, path: str) -> dict | None:
+    """The highest-weight rule matching `path` (a bare `true` weighs 1); omit wins a tie."""
+    best = None
+    for pattern, rule in _COMPILED[id(rules)]:
+        if pattern.search(path):
+            weight = rule.get("weight", 1.0)
+            if best is None or weight > best[0] or (weight == best[0] and rule.get("omit") and not best[1].get("omit")):
+                best = (weight, rule)
+    return best[1] if best else None
+
+
+def plist_xml(value) -> bytes:
+    """An XML plist as CoreFoundation writes one (tabs, sorted keys, data on its own line)."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+           '<plist version="1.0">']
+
+    def emit(v, depth: int) -> None:
+        pad = "\t" * depth
+        if isinstance(v, dict):
+            if not v:
+                out.append(pad + "<dict/>")
+                return
+            out.append(pad + "<dict>")
+            for key in sorted(v):
+                out.append(pad + "\t<key>%s</key>" % key.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+                emit(v[key], depth + 1)
+            out.append(pad + "</dict>")
+        elif isinstance(v, bool):
+            out.append(pad + ("<true/>" if v else "<false/>"))
+        elif isinstance(v, bytes):
+            out.extend([pad + "<data>", pad + base64.b64encode(v).decode(), pad + "</data>"])
+        else:
+            out.append(pad + "<real>%g</real>" % v)
+
+    emit(value, 0)
+    out.append("</plist>")
+    return ("\n".join(out) + "\n").encode()
+
+
+def code_resources(files: list[tuple[str, bytes]], executable: str, mac: bool = False) -> bytes:
+    """A bundle's seal over `files` (relative to the seal's base; its executable and
+    `_CodeSignature/` are left out): `files` with SHA-1, `files2` with SHA-256 (`hash2`, as Xcode
+    writes them since iOS 15), nested bundles' files listed one by one as real iOS seals do."""
+    rules, rules2 = (MAC_RULES, MAC_RULES2) if mac else (IOS_RULES, IOS_RULES2)
+    files1, files2 = {}, {}
+    for path, data in files:
+        if path == executable or path.startswith("_CodeSignature/"):
+            continue
+        rule = best_rule(rules2, path)
+        if rule is not None and not rule.get("omit"):
+            entry = {"hash2": hashlib.sha256(data).digest()}
+            if rule.get("optional"):
+                entry["optional"] = True
+            files2[path] = entry
+        rule = best_rule(rules, path)
+        if rule is not None and not rule.get("omit"):
+            sha1 = hashlib.sha1(data).digest()
+            files1[path] = {"hash": sha1, "optional": True} if rule.get("optional") else sha1
+    return plist_xml({"files": files1, "files2": files2, "rules": rules, "rules2": rules2})
+
+
+def signed_bundle(files: list[tuple[str, bytes]], executable: str, drawn: tuple[bytes, bytes], identifier: str,
+                  team: str, info_plist: bytes, base: str = "", mac: bool = False) -> list[tuple[str, bytes]]:
+    """`files` (relative to the bundle's folder) with the seal over those under `base` and the
+    executable (at base + `executable`) signed over its Info.plist and that seal."""
+    seal = code_resources([(p[len(base):], d) for p, d in files if p.startswith(base)], executable, mac)
+    return files + [(base + "_CodeSignature/CodeResources", seal),
+                    (base + executable, macho_build(drawn, identifier, team, info_plist=info_plist, resources=seal))]
 
 
 class Versions:
@@ -610,36 +740,43 @@ class TreeMaker:
 
     # .app bundles
 
-    def app_files(self, rng: random.Random, bundle: dict, short: str, build: str) -> list[tuple[str, bytes]]:
-        """Files of X.app relative to the bundle directory."""
+    def app_files(self, rng: random.Random, bundle: dict, short: str, build: str,
+                  extra=None) -> list[tuple[str, bytes]]:
+        """Files of X.app relative to the bundle directory, every bundle in it signed and sealed as
+        Xcode does (nested bundles first: the app's seal lists their files). `extra(rng)` gives more
+        of the app's files (an IPA's resources), drawn after the app's own and sealed with them."""
         app, bid, mac = bundle["app"], bundle["id"], bundle["mac"]
         team_id = self.u.teams[bundle["team"]]["id"]
-        exe = self.blobs.macho(rng, rng.randint(20_000, 100_000), bid, team_id)
+        exe = self.blobs.macho_draw(rng, rng.randint(20_000, 100_000))
         info = plistlib.dumps(app_info_plist(bundle, bid, short, build, exe=app, mac=mac), fmt=plistlib.FMT_BINARY)
         profile = self.profile_for(bundle, bid, rng)
-        code_resources = b"<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>files</key><dict>" + \
-            self.blobs.words(rng, rng.randint(1_000, 6_000)).replace(b"<", b"&lt;") + b"</dict></dict></plist>"
+        # Trees before real seals drew a filler CodeResources here; drawing the same keeps what follows.
+        self.blobs.words(rng, rng.randint(1_000, 6_000))
         if mac:
-            return [("Contents/Info.plist", info), ("Contents/embedded.provisionprofile", profile),
-                    (f"Contents/MacOS/{app}", exe), ("Contents/PkgInfo", b"APPL????"),
-                    ("Contents/_CodeSignature/CodeResources", code_resources)]
-        files = [("Info.plist", info), ("embedded.mobileprovision", profile), (app, exe), ("PkgInfo", b"APPL????"),
-                 ("_CodeSignature/CodeResources", code_resources),
+            return signed_bundle([("Contents/Info.plist", info), ("Contents/embedded.provisionprofile", profile),
+                                  ("Contents/PkgInfo", b"APPL????")],
+                                 f"MacOS/{app}", exe, bid, team_id, info, base="Contents/", mac=True)
+        files = [("Info.plist", info), ("embedded.mobileprovision", profile), ("PkgInfo", b"APPL????"),
                  ("Base.lproj/LaunchScreen.storyboardc/Info.plist",
                   plistlib.dumps({"UIStoryboardDesignatedEntryPointIdentifier": "UIViewController-01J",
                                   "UIViewControllerIdentifiersToNibNames": {}}, fmt=plistlib.FMT_BINARY))]
         if rng.random() < 0.2:
             wid = f"{bid}.widget"
-            winfo = app_info_plist(bundle, wid, short, build, exe=f"{app}Widget", package_type="XPC!",
-                                   extension="com.apple.widgetkit-extension")
-            files += [(f"PlugIns/{app}Widget.appex/Info.plist", plistlib.dumps(winfo, fmt=plistlib.FMT_BINARY)),
-                      (f"PlugIns/{app}Widget.appex/embedded.mobileprovision", self.profile_for(bundle, wid, rng)),
-                      (f"PlugIns/{app}Widget.appex/{app}Widget", self.blobs.macho(rng, rng.randint(5_000, 20_000), wid, team_id))]
+            winfo = plistlib.dumps(app_info_plist(bundle, wid, short, build, exe=f"{app}Widget", package_type="XPC!",
+                                                  extension="com.apple.widgetkit-extension"), fmt=plistlib.FMT_BINARY)
+            wprofile = self.profile_for(bundle, wid, rng)
+            widget = signed_bundle([("Info.plist", winfo), ("embedded.mobileprovision", wprofile)], f"{app}Widget",
+                                   self.blobs.macho_draw(rng, rng.randint(5_000, 20_000)), wid, team_id, winfo)
+            files += [(f"PlugIns/{app}Widget.appex/{rel}", data) for rel, data in widget]
         if rng.random() < 0.3:
             fw = rng.choice(["Alamofire", "Kingfisher", "SnapKit", "Realm", "Lottie", "Firebase"])
-            files += [(f"Frameworks/{fw}.framework/Info.plist", framework_plist(fw, rng)),
-                      (f"Frameworks/{fw}.framework/{fw}", self.blobs.macho(rng, rng.randint(5_000, 30_000), f"org.cocoapods.{fw}", team_id))]
-        return files
+            finfo = framework_plist(fw, rng)
+            framework = signed_bundle([("Info.plist", finfo)], fw, self.blobs.macho_draw(rng, rng.randint(5_000, 30_000)),
+                                      f"org.cocoapods.{fw}", team_id, finfo)
+            files += [(f"Frameworks/{fw}.framework/{rel}", data) for rel, data in framework]
+        if extra is not None:
+            files += extra(rng)
+        return signed_bundle(files, app, exe, bid, team_id, info)
 
     def apps(self, m: int) -> None:
         for i in range(m):
@@ -693,21 +830,34 @@ class TreeMaker:
             app = bundle["app"]
             entries: list[tuple[str, bytes | None, int]] = [("Payload/", None, 0), (f"Payload/{app}.app/", None, 0)]
             S, D = zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED
-            for rel, data in self.app_files(rng, bundle, short, build):
-                method = S if rel in ("Info.plist",) or rel == app else D
+            methods = {}
+            folders = []
+
+            def resources(rng: random.Random) -> list[tuple[str, bytes]]:
+                """The IPA's resources and watch app, part of the app and so of its seal."""
+                out = [("Assets.car", self.blobs.random(rng, rng.randint(30_000, 120_000)), S),
+                       ("en.lproj/Localizable.strings", self.blobs.words(rng, rng.randint(5_000, 40_000)), D),
+                       ("Base.lproj/Main.storyboardc/UIViewController-01J.nib",
+                        self.blobs.words(rng, rng.randint(10_000, 60_000)), D)]
+                if rng.random() < 0.3:
+                    wbid = f"{bundle['id']}.watchkitapp"
+                    winfo = plistlib.dumps(app_info_plist(bundle, wbid, short, build, exe=f"{app}Watch"),
+                                           fmt=plistlib.FMT_BINARY)
+                    wbase = f"Watch/{app}Watch.app"
+                    folders.append(f"Payload/{app}.app/{wbase}/")
+                    watch = signed_bundle([("Info.plist", winfo),
+                                           ("embedded.mobileprovision", self.profile_for(bundle, wbid, rng))],
+                                          f"{app}Watch", self.blobs.macho_draw(rng, rng.randint(20_000, 60_000)), wbid,
+                                          self.u.teams[bundle["team"]]["id"], winfo)
+                    out += [(f"{wbase}/{rel}", data, S if rel in ("Info.plist", f"{app}Watch") else D)
+                            for rel, data in watch]
+                methods.update({rel: method for rel, _, method in out})
+                return [(rel, data) for rel, data, _ in out]
+
+            for rel, data in self.app_files(rng, bundle, short, build, extra=resources):
+                method = methods.get(rel, S if rel in ("Info.plist",) or rel == app else D)
                 entries.append((f"Payload/{app}.app/{rel}", data, method))
-            entries += [(f"Payload/{app}.app/Assets.car", self.blobs.random(rng, rng.randint(30_000, 120_000)), S),
-                        (f"Payload/{app}.app/en.lproj/Localizable.strings", self.blobs.words(rng, rng.randint(5_000, 40_000)), D),
-                        (f"Payload/{app}.app/Base.lproj/Main.storyboardc/UIViewController-01J.nib",
-                         self.blobs.words(rng, rng.randint(10_000, 60_000)), D)]
-            if rng.random() < 0.3:
-                wbid = f"{bundle['id']}.watchkitapp"
-                winfo = app_info_plist(bundle, wbid, short, build, exe=f"{app}Watch")
-                wbase = f"Payload/{app}.app/Watch/{app}Watch.app"
-                entries += [(f"{wbase}/", None, 0),
-                            (f"{wbase}/Info.plist", plistlib.dumps(winfo, fmt=plistlib.FMT_BINARY), S),
-                            (f"{wbase}/embedded.mobileprovision", self.profile_for(bundle, wbid, rng), D),
-                            (f"{wbase}/{app}Watch", self.blobs.random(rng, rng.randint(20_000, 60_000)), S)]
+            entries += [(folder, None, 0) for folder in folders]
             entries += [("Symbols/", None, 0),
                         (f"Symbols/{make_uuid(rng)}.symbols", self.blobs.random(rng, rng.randint(20_000, 80_000)), S),
                         ("SwiftSupport/iphoneos/libswift_Concurrency.dylib", self.blobs.random(rng, rng.randint(20_000, 60_000)), D)]
