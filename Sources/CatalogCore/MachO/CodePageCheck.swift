@@ -90,9 +90,9 @@ enum CodePageCheck {
         if let earliest = firstBad.map(\.page).min() {
             let names = firstBad.filter { $0.page == earliest }.map(\.directory)
             let pageSize = groups.first.map(\.pageSize) ?? 0
+            let which = names.count == 1 ? "the \(names[0]) CodeDirectory's hash" : "the \(names.joined(separator: " and ")) CodeDirectories' hashes"
             findings.append(SignatureFinding(.codeModified, "page \(earliest) (from byte \(earliest * pageSize)) of the "
-                                             + "\(architecture) slice does not match the \(names.joined(separator: " and ")) "
-                                             + "CodeDirectory's hash of it"))
+                                             + "\(architecture) slice does not match \(which) of it"))
         }
         return findings
     }

@@ -123,23 +123,29 @@ extension CodeSignature {
         ]
         for item in bound {
             let present = blobs[item.slot]
+            // One finding per blob and kind of fault, naming every CodeDirectory that sees it.
+            var unbound: [String] = [], absent: [String] = [], differ: [String] = []
             for (directory, _) in directories {
-                let label = "the \(directory.hashType.name) CodeDirectory's special slot -\(item.number)"
+                let name = directory.hashType.name
                 guard directory.boundSpecialSlots[item.number] != nil else {
-                    if present != nil, item.number != 4 {
-                        findings.append(SignatureFinding(item.code, "the \(item.what) blob is not bound by \(label)"))
-                    }
+                    if present != nil, item.number != 4 { unbound.append(name) }
                     continue
                 }
                 guard let present else {
-                    findings.append(SignatureFinding(item.code, "\(label) binds a \(item.what) blob the signature does not carry"))
+                    absent.append(name)
                     continue
                 }
                 let hashed = item.payloadOnly ? present.blob.dropFirst(8) : present.blob
-                if directory.specialSlot(item.number, matches: hashed) == false {
-                    findings.append(SignatureFinding(item.code, "the \(item.what) blob does not match \(label)"))
-                }
+                if directory.specialSlot(item.number, matches: hashed) == false { differ.append(name) }
             }
+            func slot(_ names: [String]) -> String {
+                "special slot -\(item.number) of the \(names.joined(separator: " and ")) CodeDirector\(names.count == 1 ? "y" : "ies")"
+            }
+            if !unbound.isEmpty { findings.append(SignatureFinding(item.code, "the \(item.what) blob is not bound by \(slot(unbound))")) }
+            if !absent.isEmpty {
+                findings.append(SignatureFinding(item.code, "\(slot(absent)) binds a \(item.what) blob the signature does not carry"))
+            }
+            if !differ.isEmpty { findings.append(SignatureFinding(item.code, "the \(item.what) blob does not match \(slot(differ))")) }
         }
 
         var entitlements: PlistDictionary?
