@@ -921,8 +921,10 @@ DELETE FROM files WHERE kind = 'app' OR kind = 'ipa' OR kind = 'xcarchive';
 --   builds.launches_until_reason      the ingester's sentence for a person: which date of which
 --                                     profile or certificate, and why. Stored rather than rebuilt at
 --                                     query time, so `builds` says word for word what `verify` says
---                                     (a nested bundle's profile is not otherwise recorded with
---                                     the build); about 150 bytes a build.
+--                                     (a nested bundle's profile inside an .ipa or .xcarchive is
+--                                     not otherwise catalogued); about 150 bytes a build: the four
+--                                     columns grow the default bench tree's catalogue 1.7 %
+--                                     (85.5 to 86.9 MB, 6,944 builds), the reason 1.2 % of it.
 --
 -- The builds the catalogue already holds are read again by the next ingest (their stamps in files
 -- are dropped here), so these are filled in once.
