@@ -81,4 +81,49 @@ import Testing
         #expect(later.status == 1)
         #expect(later.stdout.contains("profile-expired"))
     }
+
+    /// The keys of a build's one-row answer beside its profile's verdict.
+    static let answerKeys = ["signer_name", "signer_sha1", "team_id", "profile_name", "profile_uuid", "profile_kind",
+                             "launches_until", "launches_until_cause", "launches_until_executable", "launches_until_reason"]
+
+    @Test func aBuildsRowSaysWhoSignedItWithWhatAndUntilWhen() throws {
+        let result = try CatalogProcess.run(["verify", Self.codesign + "/Signed.ipa", "--json"] + Self.asOf)
+        let record = try #require((try CatalogProcess.json(result.stdout) as? [[String: Any]])?.first)
+        #expect(record["signer_name"] as? String == "Apple Distribution: Example Corp (TEAM123456)")
+        #expect(record["signer_sha1"] as? String == Self.distSHA1)
+        #expect(record["team_id"] as? String == "TEAM123456")
+        #expect(record["profile_name"] as? String == "Example App AdHoc" && record["profile_kind"] as? String == "ad-hoc")
+        #expect(record["profile_uuid"] as? String == "080B4AFF-C595-4955-AEED-8B8810E698FC")
+        #expect(record["uuid"] as? String == record["profile_uuid"] as? String, "the contract's key stays")
+        #expect(record["launches_until"] as? String == "2026-12-01T10:00:00Z" && record["launches_until_cause"] as? String == "profile")
+        #expect(record["launches_until_executable"] as? String == "Payload/Signed.app/Signed")
+        #expect((record["launches_until_reason"] as? String)?.contains("'Example App AdHoc'") == true)
+        // The table keeps the answer's most wanted columns.
+        let table = try CatalogProcess.run(["verify", Self.codesign + "/Signed.ipa", "--format", "table"] + Self.asOf)
+        for header in ["SIGNATURE", "PROBLEMS", "LAUNCHES UNTIL", "SIGNER", "PROFILE", "PATH"] {
+            #expect(table.stdout.contains(header), "\(header): \(table.stdout)")
+        }
+        #expect(table.stdout.contains("2026-12-01") && table.stdout.contains("Apple Distribution: Example Corp"))
+
+        // An ad hoc signature has no signer; an App Store build no date, with its cause.
+        let adHoc = try #require((try CatalogProcess.json(try CatalogProcess.run(["verify", Self.codesign + "/AdHoc.app", "--json"]).stdout)
+            as? [[String: Any]])?.first)
+        #expect(adHoc["signer_name"] is NSNull && adHoc["signer_sha1"] is NSNull && adHoc["profile_name"] as? String == "Example App AdHoc")
+        let store = try CatalogProcess.run(["verify", CatalogProcess.fixtures + "/bundles/Example.xcarchive", "--json"])
+        let storeRecord = try #require((try CatalogProcess.json(store.stdout) as? [[String: Any]])?.first)
+        #expect(storeRecord["launches_until"] is NSNull && storeRecord["launches_until_cause"] as? String == "app-store")
+        #expect(storeRecord["profile_kind"] as? String == "app-store")
+    }
+
+    /// `dist`'s SHA-1 (Fixtures/certs/dist.der).
+    static let distSHA1 = "EE7D8F620A59A3292183F824112F8EB38A4E9A6F"
+
+    @Test func aProfilesRowHasTheBuildKeysNull() throws {
+        let result = try CatalogProcess.run(["verify", CatalogProcess.fixtures + "/profiles/ios-adhoc.mobileprovision", "--json"])
+        let record = try #require((try CatalogProcess.json(result.stdout) as? [[String: Any]])?.first)
+        for key in Self.answerKeys { #expect(record[key] is NSNull, "\(key)") }
+        // A table of profiles alone shows none of the build-only columns.
+        let table = try CatalogProcess.run(["verify", CatalogProcess.fixtures + "/profiles/ios-adhoc.mobileprovision", "--format", "table"])
+        #expect(!table.stdout.contains("LAUNCHES UNTIL") && !table.stdout.contains("SIGNER") && table.stdout.contains("REASON"))
+    }
 }

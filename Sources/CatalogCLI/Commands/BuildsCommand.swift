@@ -9,7 +9,10 @@ enum BuildsCommand: Command {
     static let discussion: String? = """
         Newest version first with version-aware ordering (1.10 after 1.9), then newest build.
         Each build shows its source (app, ipa, xcarchive, plist), path, embedded profile and archive date,
-        and when it stops launching: its embedded profile's effective expiry (launches_until).
+        and when it stops launching (launches_until, with its cause and reason): development, ad-hoc
+        and enterprise builds at the earlier of the profile's expiry and the signing certificate's,
+        Developer ID ones at the profile's expiry, App Store ones never; the soonest over the app and
+        its nested bundles (docs/trust.md, "When a build stops launching").
         SIGNING is ok or the first signing problem at --as-of (see catalog verify), SIGNED BY the
         certificate the app's executable was signed with.
         """

@@ -6,7 +6,7 @@ import Foundation
 enum DevicesCommand: Command {
     static let name = "devices"
     static let abstract = "List devices with profile counts, or the profiles that contain one device and the builds it can install."
-    static let arguments = [ArgumentSpec(name: "udid", help: "Show the profiles that list this device (any case), and the present builds it can\ninstall at --as-of: their embedded profile lists it or all devices, is not expired\nand is not an App Store profile.", optional: true)]
+    static let arguments = [ArgumentSpec(name: "udid", help: "Show the profiles that list this device (any case), and the present builds it can\ninstall at --as-of: their embedded profile lists it or all devices and is not an App\nStore profile, and the build still launches (launches_until).", optional: true)]
     static let examples = [
         "catalog devices",
         "catalog devices 00008030-001A2B3C4D5E802E",

@@ -101,9 +101,9 @@ enum ExpiringCommand: Command {
         return options.exitCode && listed > 0 ? ExitStatus.found : ExitStatus.success
     }
 
-    /// `expiring --builds`: present builds whose embedded profile's effective expiry (the profile's
-    /// or its certificate's) falls in the window. A renewal does not help a build already made, so
-    /// superseded profiles count here.
+    /// `expiring --builds`: present builds that stop launching (their stored launch limit) in the
+    /// window; App Store builds, which nothing stops, never. A renewal does not help a build already
+    /// made, so superseded profiles count here.
     static func runBuilds(_ options: ExpiringOptions, _ context: CommandContext) throws -> Int32 {
         let now = options.query.asOf
         var filter = CatalogQueries.BuildFilter()

@@ -15,6 +15,10 @@ enum VerifyCommand: Command {
         checked against its embedded profiles (signing_problems: unsigned, ad-hoc, no-profile,
         certificate-not-in-profile, team-mismatch, bundle-id-not-covered, entitlement-not-allowed,
         profile-expired, certificate-expired, get-task-allow-mismatch; the dated ones at --as-of).
+        A build's row also answers who signed it (signer_name, signer_sha1: the app executable's
+        signing certificate), its team, its profile (profile_name, profile_uuid, profile_kind) and
+        when it stops launching (launches_until, launches_until_cause, launches_until_reason; see
+        docs/trust.md, "When a build stops launching"); a profile's row has them null.
         Exits 1 unless every profile is verified and no build has a signing problem.
         No revocation check: that needs the network.
         """
@@ -25,14 +29,24 @@ enum VerifyCommand: Command {
         "catalog verify 6F1C2E6A-1B0E-4C41-9E53-2D3B4A5C6D7E",
     ]
 
+    /// A build's one-row answer (problems, when it stops launching, who signed it, with which
+    /// profile) before the profile's verdict details; the build-only columns leave a table of
+    /// profiles alone.
     static let columns: [Column] = [
         Column(key: "signature", header: "SIGNATURE"),
+        Column(key: "signing_problems", header: "PROBLEMS", display: problemsText),
+        Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day, tableOnlyWhenSet: true),
+        Column(key: "launches_until_cause", header: "BY", tableOnlyWhenSet: true),
+        Column(key: "signer_name", header: "SIGNER", tableOnlyWhenSet: true),
+        Column(key: "team_id", header: "TEAM", tableOnlyWhenSet: true),
+        Column(key: "profile_name", header: "PROFILE", tableOnlyWhenSet: true),
+        Column(key: "profile_kind", header: "KIND", tableOnlyWhenSet: true),
         Column(key: "uuid", header: "UUID"),
         Column(key: "der_profile", header: "DER COPY"),
         Column(key: "signature_reason", header: "REASON"),
-        Column(key: "signing_problems", header: "PROBLEMS", display: problemsText),
         Column(key: "path", header: "PATH"),
-    ].ranked(["signature", "path", "signing_problems", "signature_reason", "uuid", "der_profile"])
+    ].ranked(["signature", "path", "signing_problems", "launches_until", "signer_name", "launches_until_cause",
+              "profile_name", "team_id", "profile_kind", "signature_reason", "uuid", "der_profile"])
 
     /// A table's cell: each problem's code and the executable it concerns; the messages are in JSON.
     @Sendable static func problemsText(_ value: JSONValue) -> String {
@@ -88,14 +102,15 @@ enum VerifyCommand: Command {
             case .profile(let decoded): profile = decoded
             case .build(let artifact):
                 let problems = artifact.signingProblems(asOf: asOf)
+                let facts = BuildFacts(artifact)
                 guard let embedded = artifact.profile else {
                     let why = artifact.profileError.map { "embedded profile: \($0.message)" } ?? "no embedded profile"
-                    return record(path: path, uuid: nil, .error, why, der: nil, problems: problems, source: "file")
+                    return record(path: path, uuid: nil, .error, why, der: nil, problems: problems, build: facts, source: "file")
                 }
                 let signature = embedded.signature ?? ProfileSignature(.error, "not verified")
                 return record(path: path, uuid: embedded.uuid, signature.status, signature.reason,
                               der: embedded.derProfile.status.rawValue, differences: embedded.derProfile.differences,
-                              problems: problems, source: "file")
+                              problems: problems, build: facts, source: "file")
             case .infoPlist:
                 return record(path: path, uuid: nil, .error, "an Info.plist, not a provisioning profile", der: nil, source: "file")
             }
@@ -109,9 +124,29 @@ enum VerifyCommand: Command {
         }
     }
 
+    /// What a build's row says beside its profile's verdict: who signed the app, with which
+    /// profile, and when the build stops launching.
+    struct BuildFacts {
+        var signer: DeveloperCertificate?
+        var teamID: String?
+        var profile: ProvisioningProfile?
+        var launchLimit: LaunchLimit?
+
+        init(_ artifact: BuildArtifact) {
+            // The app's own executable (the first subject) is what installing and launching check first.
+            if case .signed(let signature) = artifact.signingSubjects.first?.binary {
+                signer = signature.signingCertificate
+                teamID = signature.teamID
+            }
+            profile = artifact.profile
+            teamID = teamID ?? artifact.teamID ?? artifact.profile?.teamID
+            launchLimit = artifact.launchLimit
+        }
+    }
+
     static func record(path: String?, uuid: String?, _ status: ProfileSignature.Status, _ reason: String,
                        der: String?, differences: [String] = [], problems: [SigningProblem]? = nil,
-                       source: String) -> JSONValue {
+                       build: BuildFacts? = nil, source: String) -> JSONValue {
         .object([
             ("type", .string("signature")),
             ("path", .optional(path)),
@@ -123,6 +158,17 @@ enum VerifyCommand: Command {
             ("source", .string(source)),
             // Null for a profile: only a build has code signatures to check.
             ("signing_problems", problems.map { .array($0.map(\.json)) } ?? .null),
+            // Null for a profile too: these describe a build.
+            ("signer_name", .optional(build?.signer?.commonName)),
+            ("signer_sha1", .optional(build?.signer?.sha1)),
+            ("team_id", .optional(build?.teamID)),
+            ("profile_name", .optional(build?.profile?.name)),
+            ("profile_uuid", .optional(build?.profile?.uuid)),
+            ("profile_kind", .optional(build?.profile?.kind.rawValue)),
+            ("launches_until", .optional(build?.launchLimit?.date)),
+            ("launches_until_cause", .optional(build?.launchLimit?.cause.rawValue)),
+            ("launches_until_executable", .optional(build?.launchLimit?.executable)),
+            ("launches_until_reason", .optional(build?.launchLimit?.reason)),
         ])
     }
 }

@@ -28,7 +28,7 @@ struct ExpiringOptions: CommandOptions {
     static let team = ValueOption(name: "team", value: "id", help: "Only this team.")
     static let allLocationsFlag = Flag(name: "all-locations", help: "Count profiles seen only embedded in builds too.")
     static let includeSupersededFlag = Flag(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it).")
-    static let buildsFlag = Flag(name: "builds", help: "List present builds that stop launching in the window instead: their embedded\nprofile or its certificate expires.")
+    static let buildsFlag = Flag(name: "builds", help: "List present builds that stop launching in the window instead (their\nlaunches_until: by a profile, or the certificate that signed them; never App Store ones).")
     static let exitCodeFlag = Flag(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64.")
     static let declared = QuerySupport.commonOptions + [
         daysOption, QuerySupport.asOfOption, includeExpiredFlag, team, QuerySupport.kindOption, allLocationsFlag,

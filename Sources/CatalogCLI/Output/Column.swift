@@ -50,7 +50,8 @@ struct Column: Sendable {
         case "bundle_id": return .middle
         case "build_numbers", "roots", "sources", "platforms": return .list
         case "name", "common_name", "message", "reason", "signature_reason", "certificate_type", "kind", "error",
-             "formatted_version", "signing_status", "signing_certificate_name": return .end
+             "formatted_version", "signing_status", "signing_certificate_name", "signer_name", "profile_name",
+             "launches_until_reason": return .end
         default: return nil
         }
     }

@@ -29,11 +29,12 @@ struct InspectView {
         "builds": [
             Column(key: "bundle_id", header: "BUNDLE ID"), Column(key: "formatted_version", header: "VERSION"),
             Column(key: "source_kind", header: "SOURCE"), Column(key: "archived_at", header: "ARCHIVED", display: RelativeTime.day),
-            Column.host, Column(key: "path", header: "PATH"), Column(key: "signing_status", header: "SIGNING"),
-            Column(key: "signing_certificate_name", header: "SIGNED BY"),
+            Column.host, Column(key: "path", header: "PATH"),
+            Column(key: "launches_until", header: "LAUNCHES UNTIL", display: RelativeTime.day),
+            Column(key: "signing_status", header: "SIGNING"), Column(key: "signing_certificate_name", header: "SIGNED BY"),
             Column(key: "removed_at", header: "REMOVED", display: RelativeTime.day),
-        ].ranked(["bundle_id", "formatted_version", "path", "signing_status", "host", "source_kind", "removed_at",
-                  "signing_certificate_name", "archived_at"]),
+        ].ranked(["bundle_id", "formatted_version", "path", "signing_status", "launches_until", "host", "source_kind",
+                  "removed_at", "signing_certificate_name", "archived_at"]),
         "renewals": [
             Column(key: "relation", header: "RELATION"), Column(key: "uuid", header: "UUID"), Column(key: "name", header: "NAME"),
             Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day),

@@ -141,7 +141,7 @@ struct HTMLReport {
             let status = build.status.map(TimelineSVG.statusClass) ?? "unknown"
             html += "<tr data-bundle-id=\"\(HTMLEscape.text(build.bundleID))\" class=\"\(status)\"><td class=\"text\">\(HTMLEscape.text(build.bundleID))</td>"
             html += "<td class=\"text\">\(HTMLEscape.text(build.version))</td><td>\(Self.short(build.source))</td><td>\(Self.short(build.profileKind ?? "–"))</td>"
-            html += "<td>\(build.launchesUntil.map(day) ?? "–")</td><td class=\"num\">\(build.daysLeft.map(String.init) ?? "–")</td></tr>\n"
+            html += "<td>\(build.launchesUntil.map(day) ?? build.noLimitText)</td><td class=\"num\">\(build.daysLeft.map(String.init) ?? "–")</td></tr>\n"
         }
         return html + "</tbody></table>"
     }

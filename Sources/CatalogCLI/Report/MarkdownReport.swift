@@ -41,7 +41,7 @@ struct MarkdownReport {
                       all: data.command("builds"),
                       header: "| App | Version | Profile | Launches until | Days |\n|---|---|---|---|---:|\n") { build in
             [Self.escape(build.bundleID), Self.escape(build.version), Self.escape(build.profileKind ?? "–"),
-             build.launchesUntil.map(day) ?? "–", build.daysLeft.map(String.init) ?? "–"]
+             build.launchesUntil.map(day) ?? build.noLimitText, build.daysLeft.map(String.init) ?? "–"]
         }
         text += expired(data.expiredBuilds.count, "app's latest build no longer launches", "apps' latest builds no longer launch", nil,
                         data.expiredBuildsCommand).map { "\n" + $0 } ?? ""

@@ -39,11 +39,18 @@ struct ReportData {
         var bundleID: String
         var version: String
         var source: String
+        /// When it stops launching (as `builds` says); nil for an App Store build, which nothing stops,
+        /// and one whose profile is not known: neither is counted as stopping.
         var launchesUntil: Date?
+        var launchesUntilCause: LaunchLimit.Cause?
         var daysLeft: Int?
         var status: Status?
         var profileKind: String?
         var path: String
+
+        /// The "launches until" cell of a build without a date: an App Store build says that nothing
+        /// stops it, rather than looking unknown.
+        var noLimitText: String { launchesUntilCause == .appStore ? "none (App Store)" : "–" }
     }
 
     var asOf: Date
@@ -107,7 +114,8 @@ struct ReportData {
             }
             let until = build.launchesUntil
             return Build(bundleID: bundle, version: build.formattedVersion, source: build.sourceKind.rawValue,
-                         launchesUntil: until, daysLeft: until.map(daysLeft), status: until.map(status),
+                         launchesUntil: until, launchesUntilCause: build.launchesUntilCause, daysLeft: until.map(daysLeft),
+                         status: until.map(status),
                          profileKind: build.profileKind?.rawValue, path: build.path)
         }.sorted { ($0.launchesUntil ?? .distantFuture, $0.bundleID) < ($1.launchesUntil ?? .distantFuture, $1.bundleID) }
         return ReportData(asOf: asOf, days: days, teamID: teamID, catalogue: catalogue,

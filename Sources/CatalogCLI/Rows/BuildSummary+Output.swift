@@ -8,7 +8,8 @@ extension BuildSummary {
         "type", "bundle_id", "short_version", "build", "formatted_version", "source_kind", "host", "path", "app_path",
         "profile_uuid", "profile_name", "team_id", "platform", "os", "package_type", "archived_at", "signing_identity",
         "parent_bundle_id", "first_seen", "last_seen", "removed_at", "profile_kind", "launches_until",
-        "launches_until_cause", "days_left", "profile_superseded_by", "error", "signing_status", "signing_certificate_name",
+        "launches_until_cause", "launches_until_executable", "launches_until_reason", "days_left", "profile_superseded_by",
+        "error", "signing_status", "signing_certificate_name",
     ] + listKeys.flatMap { list in list.members.map { list.key + "." + $0 } }
 
     /// The row's lists of objects, each a CSV column per member key (docs/json-schema.md, "CSV"),
@@ -60,6 +61,8 @@ extension BuildSummary {
             ("profile_kind", .optional(profileKind?.rawValue)),
             ("launches_until", .optional(launchesUntil)),
             ("launches_until_cause", .optional(launchesUntilCause?.rawValue)),
+            ("launches_until_executable", .optional(launchesUntilExecutable)),
+            ("launches_until_reason", .optional(launchesUntilReason)),
             ("days_left", DaysLeft.json(until: launchesUntil, from: now)),
             ("profile_superseded_by", .optional(profileSupersededBy)),
             ("error", .optional(error)),

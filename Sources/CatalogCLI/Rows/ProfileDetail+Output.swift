@@ -48,7 +48,9 @@ extension ProfileDetail {
             ("locations", .array(locations.map(\.output))),
             ("builds", .array(builds.map {
                 $0.output(now: now).picking(["bundle_id", "short_version", "build", "formatted_version", "source_kind",
-                                             "host", "path", "app_path", "archived_at", "removed_at", "signing_status",
+                                             "host", "path", "app_path", "archived_at", "removed_at", "launches_until",
+                                             "launches_until_cause", "launches_until_executable", "launches_until_reason",
+                                             "signing_status",
                                              "signing_certificate_name", "executables", "dsyms", "signing_problems"])
             })),
             ("renewals", .array(renewals.map(\.output))),

@@ -13,12 +13,12 @@ extension CatalogQueries {
         package var binaryUUID: String?
         /// Archived (or, for builds without an archive date, first seen) at or after this date.
         package var since: Date?
-        /// Only builds whose embedded profile stops them launching (its effective expiry) at or
-        /// before this date; with `launchesFrom`, within the window.
+        /// Only builds that stop launching (``BuildSummary/launchesUntil``) at or before this date;
+        /// with `launchesFrom`, within the window. A build nothing stops (App Store) is never one.
         package var launchesUntilBy: Date?
         package var launchesFrom: Date?
         /// Only builds this device may install at `now`: the embedded profile lists it or
-        /// provisions all devices, has not expired, and is not an App Store profile.
+        /// provisions all devices and is not an App Store profile, and the build still launches.
         package var installableBy: String?
         /// The date `days_left` and `installableBy` are judged at.
         package var now = Date()
@@ -37,7 +37,8 @@ extension CatalogQueries {
         b.team_id, b.platform, b.package_type, b.archived_at, b.signing_identity,
         (SELECT parent.bundle_id FROM builds parent WHERE parent.id = b.parent_build_id) AS parent_bundle_id,
         b.first_seen, b.last_seen, b.removed_at,
-        p.kind AS profile_kind, p.effective_expiration_date AS launches_until, p.expiry_cause AS launches_until_cause,
+        p.kind AS profile_kind, b.launches_until, b.launches_until_cause, b.launches_until_executable,
+        b.launches_until_reason,
         \(supersededBy(dialect)) AS profile_superseded_by, b.error, b.id AS build_id, b.signing_checked
         """
     }
@@ -64,11 +65,11 @@ extension CatalogQueries {
         if let team = filter.teamID { clauses.add("b.team_id = ?", .text(team.uppercased())) }
         if let uuid = filter.profileUUID { clauses.add("b.profile_uuid = ?", .text(uuid.uppercased())) }
         if let since = filter.since { clauses.add("COALESCE(b.archived_at, b.first_seen) >= ?", SQLValue(since)) }
-        if let by = filter.launchesUntilBy { clauses.add("p.effective_expiration_date <= ?", SQLValue(by)) }
-        if let from = filter.launchesFrom { clauses.add("p.effective_expiration_date >= ?", SQLValue(from)) }
+        if let by = filter.launchesUntilBy { clauses.add("b.launches_until <= ?", SQLValue(by)) }
+        if let from = filter.launchesFrom { clauses.add("b.launches_until >= ?", SQLValue(from)) }
         if let udid = filter.installableBy {
             clauses.add(dialect.fragment("""
-                p.kind <> 'app-store' AND p.effective_expiration_date >= ?
+                p.kind <> 'app-store' AND b.launches_until >= ?
                 AND b.profile_uuid IN (
                     SELECT listing.uuid FROM profiles listing WHERE listing.id IN (\(deviceProfileIDs))
                     UNION SELECT everyone.uuid FROM profiles everyone WHERE everyone.provisions_all_devices = 1)
@@ -182,7 +183,7 @@ extension CatalogQueries {
         let rows = try db.rows("""
             SELECT b.short_version, b.version_sort, b.build, b.build_sort, b.source_kind, b.team_id, b.profile_uuid,
                    b.first_seen, b.last_seen, b.archived_at, p.kind AS profile_kind,
-                   p.effective_expiration_date AS launches_until,
+                   b.launches_until,
                    \(Self.supersededBy(dialect)) AS profile_superseded_by
             FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid
             WHERE \(dialect.equalsIgnoringCase("b.bundle_id")) AND (? OR (b.removed_at IS NULL) = ?)\(onHost)

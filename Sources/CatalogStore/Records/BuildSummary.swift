@@ -27,9 +27,14 @@ package struct BuildSummary: Sendable, Equatable {
     package var lastSeen: Date?
     package var removedAt: Date?
     package var profileKind: ProfileKind?
-    /// When it stops launching: its embedded profile's effective expiry.
+    /// When it stops launching, as the ingest judged it (``LaunchLimit``): nil when nothing stops
+    /// it (``launchesUntilCause`` app-store) or nothing is known (no cause either).
     package var launchesUntil: Date?
-    package var launchesUntilCause: ProvisioningProfile.ExpiryCause?
+    package var launchesUntilCause: LaunchLimit.Cause?
+    /// The executable of the bundle (the app or a nested one) whose limit it is.
+    package var launchesUntilExecutable: String?
+    /// Why, in one sentence.
+    package var launchesUntilReason: String?
     package var profileSupersededBy: String?
     /// Why its file no longer decodes (then `removedAt` is set).
     package var error: String?
@@ -80,7 +85,9 @@ extension BuildSummary {
             firstSeen: row.date("first_seen"), lastSeen: row.date("last_seen"), removedAt: row.date("removed_at"),
             profileKind: try row.optionalValue("profile_kind", as: ProfileKind.self),
             launchesUntil: row.date("launches_until"),
-            launchesUntilCause: try row.optionalValue("launches_until_cause", as: ProvisioningProfile.ExpiryCause.self),
+            launchesUntilCause: try row.optionalValue("launches_until_cause", as: LaunchLimit.Cause.self),
+            launchesUntilExecutable: row.string("launches_until_executable"),
+            launchesUntilReason: row.string("launches_until_reason"),
             profileSupersededBy: row.string("profile_superseded_by"), error: row.string("error"))
     }
 }

@@ -118,9 +118,11 @@ package final class CatalogWriter {
                 INSERT INTO builds (host, bundle_id, name, display_name, short_version, build, version_sort, build_sort,
                     unresolved, platform, minimum_os_version, package_type, source_kind, path, app_path,
                     parent_build_id, profile_uuid, profile_error, team_id, signing_identity, scheme, archived_at,
-                    size, mtime, content_sha256, first_seen, last_seen, removed_at, signing_checked)
+                    size, mtime, content_sha256, first_seen, last_seen, removed_at, signing_checked,
+                    launches_until, launches_until_cause, launches_until_executable, launches_until_reason)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    COALESCE(?, (SELECT team_id FROM profiles WHERE uuid = ?)), ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                    COALESCE(?, (SELECT team_id FROM profiles WHERE uuid = ?)), ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?,
+                    ?, ?, ?, ?)
                 ON CONFLICT (host, path, app_path) DO UPDATE SET bundle_id = excluded.bundle_id, name = excluded.name,
                     display_name = excluded.display_name, short_version = excluded.short_version,
                     build = excluded.build, version_sort = excluded.version_sort, build_sort = excluded.build_sort,
@@ -132,7 +134,10 @@ package final class CatalogWriter {
                     scheme = excluded.scheme, archived_at = excluded.archived_at, size = excluded.size,
                     mtime = excluded.mtime, content_sha256 = excluded.content_sha256,
                     last_seen = excluded.last_seen, removed_at = NULL, error = NULL,
-                    signing_checked = excluded.signing_checked
+                    signing_checked = excluded.signing_checked, launches_until = excluded.launches_until,
+                    launches_until_cause = excluded.launches_until_cause,
+                    launches_until_executable = excluded.launches_until_executable,
+                    launches_until_reason = excluded.launches_until_reason
                 \(dialect.returningID)
                 """
             case .upsertProfile: return """
@@ -757,6 +762,9 @@ package final class CatalogWriter {
         let info = artifact.info
         // Positional, in the column order of `HotStatement.upsertBuild` (see `writeProfile`).
         let profileUUID = SQLValue(profileUUID ?? artifact.profile?.uuid), seen = SQLValue(now)
+        // Judged from the signing subjects as the signing problems are: the caller has filled in the
+        // embedded profiles that another file's worker decoded.
+        let limit = artifact.launchLimit
         let id = try runReturningID(.upsertBuild, [
             .text(host), SQLValue(info.bundleID), SQLValue(info.name), SQLValue(info.displayName),
             .text(info.shortVersion), .text(info.build), .text(VersionOrder.sortKey(info.shortVersion)),
@@ -768,6 +776,7 @@ package final class CatalogWriter {
             SQLValue(mtime), SQLValue(artifact.embeddedProfileSHA256 ?? artifact.profile?.sha256), seen, seen,
             // A stray Info.plist has no signature to judge.
             SQLValue(artifact.sourceKind != .plist),
+            SQLValue(limit?.date), SQLValue(limit?.cause.rawValue), SQLValue(limit?.executable), SQLValue(limit?.reason),
         ])
         guard let id = existing ?? id else { throw StoreError.unexpectedValue(column: "builds.id", value: "none") }
         try replaceBinaries(of: id, artifact, isNew: existing == nil)
