@@ -10,7 +10,13 @@ import Testing
     /// After every fixture's certificate and profile have started and before `wildcard` expires.
     static let asOf = ["--as-of", "2026-09-01"]
 
+    /// The problems a fixture was made for: the CLI trusts Apple's roots only, so every executable
+    /// the fixtures' CA signed is also `certificate-not-apple` (checked on its own below).
     static func problems(_ record: [String: Any]) -> [[String: Any]] {
+        allProblems(record).filter { $0["code"] as? String != "certificate-not-apple" }
+    }
+
+    static func allProblems(_ record: [String: Any]) -> [[String: Any]] {
         record["signing_problems"] as? [[String: Any]] ?? []
     }
 
@@ -21,6 +27,9 @@ import Testing
             #expect(records.count == 1, "\(name)")
             let record = try #require(records.first)
             #expect(record["signing_problems"] as? [Any] != nil && Self.problems(record).isEmpty, "\(name): \(result.stdout)")
+            let foreign = Self.allProblems(record).filter { $0["code"] as? String == "certificate-not-apple" }
+            #expect(!foreign.isEmpty && foreign.allSatisfy { ($0["message"] as? String)?.contains("Catalog Test WWDR CA") == true },
+                    "\(name): the fixtures' CA is not Apple's")
             #expect(record["signature"] as? String == "untrusted", "\(name)")
             #expect(record["der_profile"] as? String == "match", "\(name)")
             // Exit 1 only for the test CA's profile signature.
@@ -53,6 +62,24 @@ import Testing
             let table = try CatalogProcess.run(["verify", path, "--format", "table"] + Self.asOf)
             #expect(table.status == 1)
             #expect(table.stdout.contains(code), "\(name): \(table.stdout)")
+        }
+    }
+
+    /// Issue 51 §8 through the CLI: each `Fixtures/integrity` build exits 1 with exactly the problems
+    /// it was made for (beside `certificate-not-apple`, the CLI never trusting the fixtures' CA).
+    @Test func eachIntegrityFixtureGivesItsCodes() throws {
+        let folder = CatalogProcess.fixtures + "/integrity"
+        let expected = try TestPaths.expected(at: folder + "/expected.json")
+        let fixtures = expected["fixtures"] as? [String: [[String: Any]]] ?? [:]
+        #expect(fixtures.count >= 18)
+        for (name, want) in fixtures {
+            let result = try CatalogProcess.run(["verify", folder + "/" + name, "--json", "--as-of", "2026-09-01"])
+            #expect(result.status == 1, "\(name)")
+            let record = try #require((try CatalogProcess.json(result.stdout) as? [[String: Any]])?.first, "\(name)")
+            let got = Self.problems(record).map { "\($0["code"] as? String ?? "?") \($0["executable"] as? String ?? "?")" }
+            let wanted = want.filter { $0["code"] as? String != "certificate-not-apple" }
+                .map { "\($0["code"] as? String ?? "?") \($0["executable"] as? String ?? "?")" }
+            #expect(got.sorted() == wanted.sorted(), "\(name): \(Self.problems(record))")
         }
     }
 

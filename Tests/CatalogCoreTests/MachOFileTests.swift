@@ -156,7 +156,6 @@ import CatalogTestSupport
     @Test(arguments: [
         ("signature-past-end", DecodeError.Kind.malformedMachO, "runs past the end of the slice"),
         ("duplicate-slot", .malformedMachO, "appears twice"),
-        ("cms-garbage", .malformedEnvelope, "CMS blob"),
     ])
     func malformedSignaturesFailOnlyTheSignature(name: String, kind: DecodeError.Kind, reason: String) throws {
         let path = Self.macho + "/malformed/" + name
@@ -169,6 +168,20 @@ import CatalogTestSupport
         #expect(error.kind == kind, "\(name): \(error)")
         #expect(error.reason.contains(reason), "\(name): \(error)")
         #expect(error.path == path)
+    }
+
+    /// Issue 51 §1: a CMS blob that cannot be read loses only itself: the CodeDirectories,
+    /// identifier, team, cdhash and entitlements are still reported, the CMS as unreadable.
+    @Test func anUnreadableCMSBlobLosesOnlyTheSigner() throws {
+        let path = Self.macho + "/malformed/cms-garbage"
+        let slice = try #require(try MachOFile(contentsOf: URL(fileURLWithPath: path)).slices.first)
+        #expect(slice.codeSignatureError == nil)
+        let signature = try #require(slice.codeSignature)
+        #expect(signature.identifier == "com.example.thin" && signature.teamID == "TEAM123456" && signature.cdhash != nil)
+        #expect(signature.entitlements != nil && signature.derEntitlements != nil)
+        #expect(signature.signingCertificate == nil)
+        #expect(signature.findings.map(\.code) == [.signatureUnreadable])
+        #expect(signature.findings.first?.message.hasPrefix("CMS signature:") == true, "\(signature.findings)")
     }
 
     @Test func emptyAndShortInputs() {

@@ -137,15 +137,20 @@ import CatalogTestSupport
         #expect(SigningCheck.problems(subject, asOf: Self.asOf).isEmpty)
     }
 
-    @Test func aMissingOrUnreadableExecutableLeavesTheBinaryChecksOut() throws {
-        // bundles/Example.app's executable is seeded noise after a Mach-O magic: only the profile is judged.
+    /// Issue 51 §1, §7: what could not be read is a problem, never a pass.
+    @Test func aMissingOrUnreadableExecutableIsSignatureUnreadable() throws {
+        // bundles/Example.app's executable is seeded noise after a Mach-O magic: the profile checks
+        // still run, and each unreadable executable is a problem naming why.
         let example = try BuildArtifact(contentsOf: URL(fileURLWithPath: TestPaths.fixtures + "/bundles/Example.app"), trust: nil)
         guard case .unreadable(let error) = example.signingSubjects.first?.binary else {
             Issue.record("expected an unreadable binary")
             return
         }
         #expect(error.kind == .malformedMachO)
-        #expect(example.signingProblems(asOf: Self.asOf).isEmpty)
+        let problems = example.signingProblems(asOf: Self.asOf)
+        #expect(problems.map(\.code) == [.signatureUnreadable, .signatureUnreadable])
+        #expect(problems.map(\.executable) == ["Example", "PlugIns/Widget.appex/Widget"])
+        #expect(problems.first?.message.contains("sizeofcmds") == true, "\(problems)")
         #expect(example.executables.map(\.path) == ["Example", "PlugIns/Widget.appex/Widget"])
         #expect(example.executables.allSatisfy { $0.binary == nil && $0.error?.path?.hasSuffix($0.path) == true })
     }

@@ -48,8 +48,12 @@ public struct CodeSignature: Sendable, Equatable {
     /// The team the CodeDirectory names, else the signing certificate's (its subject OU).
     public var teamID: String? { codeDirectories.lazy.compactMap(\.teamID).first ?? signingCertificate?.teamID }
 
-    /// Signed without a certificate: simulator builds, `ld`'s linker signature, `codesign -s -`.
-    public var isAdHoc: Bool { signingCertificate == nil }
+    /// Signed without a certificate: simulator builds, `ld`'s linker signature, `codesign -s -`. A
+    /// CMS blob that could not be read does not make a signature ad hoc: its signer is unknown.
+    public var isAdHoc: Bool {
+        codeDirectories.contains(where: \.isAdHoc)
+            || (signingCertificate == nil && !findings.contains { $0.code == .signatureUnreadable })
+    }
 
     /// The entitlements the binary claims: the XML blob, else the DER one.
     public var claimedEntitlements: PlistDictionary? { entitlements ?? derEntitlements }
