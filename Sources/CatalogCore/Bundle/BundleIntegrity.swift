@@ -58,7 +58,22 @@ struct BundleIntegrity {
             return problems
         }
         if directories.contains(where: { $0.specialSlot(3, matches: seal) == false }) {
+            // What a changed seal says of the files proves nothing: they are not compared with it.
             add(.resourcesSealModified, "\(sealPath) is not the resource seal the signature sealed (special slot -3)")
+            return problems
+        }
+        let parsed: ResourceSeal
+        do {
+            parsed = try ResourceSeal(bytes: seal, path: files.describe(sealPath))
+        } catch {
+            add(.signatureUnreadable, "\(sealPath): \((error as? DecodeError)?.reason ?? "\(error)"): the bundle's files are unchecked")
+            return problems
+        }
+        let prefix = content.isEmpty ? "" : content + "/"
+        let ownExecutable = executablePath.hasPrefix(prefix) ? String(executablePath.dropFirst(prefix.count)) : executablePath
+        for finding in ResourceSealCheck.check(parsed, files: files, base: content, excluded: [ownExecutable],
+                                               nestedCDHashes: nestedCDHashes) {
+            add(finding.code, finding.message)
         }
         return problems
     }

@@ -1,0 +1,124 @@
+/// What `codesign --verify --strict` checks of a bundle's files against its resource seal: every
+/// file the seal lists is present and equal (an optional one may be absent), every symlink points
+/// where it did, nested code listed by cdhash still has it, and no file the rules cover was added.
+package enum ResourceSealCheck {
+    package struct Finding: Sendable, Equatable {
+        package var code: SigningProblem.Code
+        /// Relative to the seal's base.
+        package var path: String
+        package var message: String
+    }
+
+    /// Most files walked in one bundle; a hostile `.ipa` cannot make the walk unbounded.
+    static let maximumFiles = 200_000
+    static let chunkSize = 1 << 20
+
+    /// Checks the files under `base` (relative to `files`' root) against `seal`. `excluded` are paths
+    /// relative to `base` the seal never covers (the bundle's main executable); `_CodeSignature/` is
+    /// always left out. `nestedCDHashes(path)` gives the cdhashes of the nested code at `path`
+    /// (relative to `base`), nil when it cannot be read. Findings come sorted by path.
+    package static func check(_ seal: ResourceSeal, files: any BundleFiles, base: String, excluded: Set<String>,
+                              nestedCDHashes: (String) -> [String]?) -> [Finding] {
+        var findings: [Finding] = []
+        func add(_ code: SigningProblem.Code, _ path: String, _ message: String) {
+            findings.append(Finding(code: code, path: path, message: message))
+        }
+        func full(_ path: String) -> String { base.isEmpty ? path : base + "/" + path }
+
+        for (path, entry) in seal.entries {
+            let location = full(path)
+            let present = files.isFile(location) || files.symbolicLinkTarget(location) != nil || !files.children(of: location).isEmpty
+            switch entry {
+            case .file(let sha1, let sha256, let optional):
+                guard files.isFile(location) else {
+                    if !optional {
+                        add(present ? .resourceModified : .resourceMissing, path, present
+                            ? "\(path) is sealed as a file but is not one" : "\(path) is sealed but missing")
+                    }
+                    continue
+                }
+                let expected = sha256 ?? sha1 ?? []
+                switch hash(location, files: files, kind: sha256 != nil ? .sha256 : .sha1) {
+                case .success(let actual) where actual == expected: break
+                case .success: add(.resourceModified, path, "\(path) is not the file the seal lists (its \(sha256 != nil ? "SHA-256" : "SHA-1") differs)")
+                case .failure(let reason): add(.signatureUnreadable, path, "\(path) could not be read to check its seal: \(reason)")
+                }
+            case .symlink(let target):
+                guard let actual = files.symbolicLinkTarget(location) else {
+                    add(present ? .resourceModified : .resourceMissing, path, present
+                        ? "\(path) is sealed as a symbolic link to \(target) but is not a link" : "\(path) (a sealed link to \(target)) is missing")
+                    continue
+                }
+                if actual != target { add(.resourceModified, path, "\(path) points to \(actual); the seal says \(target)") }
+            case .nested(let cdhash, let optional):
+                guard present else {
+                    if !optional { add(.resourceMissing, path, "the nested code \(path) is sealed but missing") }
+                    continue
+                }
+                guard let hashes = nestedCDHashes(path) else {
+                    add(.signatureUnreadable, path, "the nested code \(path) could not be read to check its cdhash")
+                    continue
+                }
+                let sealed = Digest.hex(cdhash)
+                if !hashes.contains(sealed) {
+                    add(.nestedCodeModified, path, "the nested code \(path) has cdhash \(hashes.first ?? "none"); the seal lists \(sealed)")
+                }
+            }
+        }
+
+        // What the rules cover but the seal does not list: added files and nested code.
+        var walked = 0
+        func walk(_ folder: String) {
+            for name in files.children(of: full(folder)) {
+                let path = folder.isEmpty ? name : folder + "/" + name
+                guard !(folder.isEmpty && name == "_CodeSignature"), !excluded.contains(path) else { continue }
+                walked += 1
+                guard walked <= maximumFiles else { return }
+                let location = full(path)
+                let isLink = files.symbolicLinkTarget(location) != nil
+                let isFolder = !isLink && !files.isFile(location) && !files.children(of: location).isEmpty
+                let rule = seal.rule(for: path)
+                if isFolder && !(rule?.nested == true && isBundle(name)) {
+                    walk(path)
+                    continue
+                }
+                guard seal.entries[path] == nil, let rule, !rule.omit else { continue }
+                add(.resourceAdded, path, isFolder ? "the nested code \(path) is not in the seal" : "\(path) is not in the seal, whose rules cover it")
+            }
+        }
+        walk("")
+        if walked > maximumFiles {
+            add(.signatureUnreadable, "", "the bundle holds more than \(maximumFiles) files: the rest were not checked against the seal")
+        }
+        return findings.sorted { ($0.path, $0.code.rawValue) < ($1.path, $1.code.rawValue) }
+    }
+
+    /// A folder that holds code of its own (`X.framework`, `Y.appex`, `Z.xpc`, …): nested code, not
+    /// a folder of resources, where a `nested` rule covers it.
+    static func isBundle(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return name.index(after: dot) != name.endIndex
+    }
+
+    static func hash(_ path: String, files: any BundleFiles, kind: StreamingDigest.Kind) -> Result<[UInt8], DecodeErrorReason> {
+        do {
+            let reader = try files.rangeReader(path)
+            let digest = StreamingDigest(kind)
+            var offset: UInt64 = 0
+            while offset < reader.size {
+                let count = Int(min(UInt64(chunkSize), reader.size - offset))
+                digest.update(try reader.read(at: offset, count: count))
+                offset += UInt64(count)
+            }
+            return .success(digest.finish())
+        } catch {
+            return .failure(DecodeErrorReason((error as? DecodeError)?.reason ?? "\(error)"))
+        }
+    }
+
+    /// Why a file could not be hashed, as an Error for `Result`.
+    struct DecodeErrorReason: Error, CustomStringConvertible {
+        let description: String
+        init(_ text: String) { description = text }
+    }
+}
