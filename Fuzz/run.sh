@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build one libFuzzer target and run it for SECONDS, seeded from Fixtures/ (copied, never modified).
 # Usage: Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags…]
-#   TARGET: ber | x509 | profile | infoplist | zip | decode | signature | macho | codesignature
+#   TARGET: ber | x509 | profile | infoplist | zip | decode | signature | macho | codesignature | coderesources
 # Needs Linux Swift (swiftc -sanitize=fuzzer,address), zlib and libcrypto dev packages.
 set -euo pipefail
 
@@ -45,6 +45,7 @@ case "$target" in
     signature)   seed Fixtures/signatures/*.mobileprovision Fixtures/profiles/* ;;
     macho)       seed Fixtures/codesign/macho/* Fixtures/codesign/macho/malformed/*; max_len=131072 ;;
     codesignature) seed Fixtures/codesign/macho/* Fixtures/signatures/*.mobileprovision; max_len=131072 ;;
+    coderesources) seed $(find Fixtures/codesign Fixtures/integrity -name CodeResources) ;;
 esac
 # Earlier findings seed their target too, so a fixed bug's neighbourhood is searched first.
 seed Fixtures/fuzz-regressions/"$target"-*
