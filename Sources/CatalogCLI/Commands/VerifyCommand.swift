@@ -11,10 +11,17 @@ enum VerifyCommand: Command {
         A FILE (profile, .app, .xcarchive or .ipa) is decoded and its profile verified. A UUID is
         looked up in the catalogue and the profile file at one of its present locations verified
         again; when none is readable, the verdict stored at ingest is printed (source: catalogue).
-        Statuses: verified, unsigned, invalid, untrusted, error. A build's code signatures are also
-        checked against its embedded profiles (signing_problems: unsigned, ad-hoc, no-profile,
+        Statuses: verified, unsigned, invalid, untrusted, error. A build's code is checked as
+        codesign --verify --deep --strict checks it: every page, the Info.plist, entitlements and
+        resource seal against the slots that bind them, every sealed file and nested code, and the
+        CMS signature over the CodeDirectory chained to Apple's roots (signature-unreadable,
+        signature-invalid, certificate-not-apple, code-modified, info-plist-modified,
+        resources-seal-modified, entitlements-modified, entitlements-mismatch, resource-modified,
+        resource-missing, resource-added, nested-code-modified). Its code signatures are also
+        checked against its embedded profiles (unsigned, ad-hoc, no-profile,
         certificate-not-in-profile, team-mismatch, bundle-id-not-covered, entitlement-not-allowed,
         profile-expired, certificate-expired, get-task-allow-mismatch; the dated ones at --as-of).
+        What could not be read is a problem, never a pass.
         A build's row also answers who signed it (signer_name, signer_sha1: the app executable's
         signing certificate), its team, its profile (profile_name, profile_uuid, profile_kind) and
         when it stops launching (launches_until, launches_until_cause, launches_until_reason; see
