@@ -34,7 +34,19 @@ struct BundleIntegrity {
             return problems
         }
 
-        let info = try? files.read(infoPlist, limit: Self.maximumSealSize)
+        guard files.isInside(content) else {
+            add(.signatureUnreadable, "\(files.describe(content)) leads out of the build: its files were not checked")
+            return problems
+        }
+        // The bundle's own listing says what its Info.plist and seal are, so they are opened
+        // without looking at each component of their paths again.
+        let top = Dictionary(files.entries(of: content).map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        let sealFolder = BuildBinaryReader.join(content, "_CodeSignature")
+        let sealKinds = top["_CodeSignature"] == .directory
+            ? Dictionary(files.entries(of: sealFolder).map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first }) : [:]
+        let info = infoPlist == BuildBinaryReader.join(content, "Info.plist") && top["Info.plist"] == .file
+            ? try? files.read(listed: infoPlist, limit: Self.maximumSealSize)
+            : try? files.read(infoPlist, limit: Self.maximumSealSize)
         if directories.contains(where: { $0.boundSpecialSlots[1] != nil }) {
             if let info {
                 if directories.contains(where: { $0.specialSlot(1, matches: info) == false }) {
@@ -45,8 +57,8 @@ struct BundleIntegrity {
             }
         }
 
-        let sealPath = BuildBinaryReader.join(content, "_CodeSignature/CodeResources")
-        let seal = files.isFile(sealPath) ? try? files.read(sealPath, limit: Self.maximumSealSize) : nil
+        let sealPath = BuildBinaryReader.join(sealFolder, "CodeResources")
+        let seal = sealKinds["CodeResources"] == .file ? try? files.read(listed: sealPath, limit: Self.maximumSealSize) : nil
         guard directories.contains(where: { $0.boundSpecialSlots[3] != nil }) else {
             add(.resourcesSealModified, seal == nil
                 ? "the signature seals no resources (special slot -3 is not bound, no \(sealPath)): the bundle's files are unchecked"

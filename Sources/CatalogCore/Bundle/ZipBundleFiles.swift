@@ -29,6 +29,13 @@ package struct ZipBundleFiles: BundleFiles {
 
     package func children(of folder: String) -> [String] { folders[folder] ?? [] }
 
+    package func entries(of folder: String) -> [(name: String, kind: FolderEntries.Kind)] {
+        children(of: folder).map { name in
+            let path = folder.isEmpty ? name : folder + "/" + name
+            return (name, files[path] != nil ? .file : .directory)
+        }
+    }
+
     package func symbolicLinkTarget(_ path: String) -> String? { nil }
 
     package func read(_ path: String, limit: Int) throws -> [UInt8] {
@@ -40,6 +47,10 @@ package struct ZipBundleFiles: BundleFiles {
         guard let entry = files[path] else { throw DecodeError(.unreadable, "no such entry", path: describe(path)) }
         return try archive.rangeReader(of: entry)
     }
+
+    package func isInside(_ path: String) -> Bool { true }
+
+    package func rangeReader(listed path: String) throws -> any RangeReader { try rangeReader(path) }
 
     package func describe(_ path: String) -> String { archive.path + "!" + path }
 }

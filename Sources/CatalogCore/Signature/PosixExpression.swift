@@ -19,5 +19,17 @@ final class PosixExpression {
 
     deinit { if compiled { regfree(&expression) } }
 
+    /// The expression for `pattern`, compiled once per thread: every bundle's seal carries the same
+    /// few rules, and an expression is not shared between threads (glibc serialises `regexec` on one).
+    /// Kept for speed (cold ingest, bench.py integrity_extra).
+    static func cached(_ pattern: String) -> PosixExpression? {
+        let store = Thread.current.threadDictionary
+        let key = "catalog.posix." + pattern
+        if let known = store[key] as? PosixExpression { return known }
+        guard store.count < 4096, let made = PosixExpression(pattern) else { return PosixExpression(pattern) }
+        store[key] = made
+        return made
+    }
+
     func matches(_ text: String) -> Bool { regexec(&expression, text, 0, nil, 0) == 0 }
 }

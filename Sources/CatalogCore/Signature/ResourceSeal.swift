@@ -82,7 +82,7 @@ package struct ResourceSeal {
             default:
                 throw fail("the rule \(pattern) is a \(value.typeName)")
             }
-            guard let expression = PosixExpression(pattern) else { throw fail("the rule \(pattern) is not a regular expression") }
+            guard let expression = PosixExpression.cached(pattern) else { throw fail("the rule \(pattern) is not a regular expression") }
             rules.append(Rule(pattern: pattern, weight: weight, omit: omit, optional: optional, nested: nested,
                               expression: expression))
         }

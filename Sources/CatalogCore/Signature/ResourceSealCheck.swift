@@ -25,33 +25,63 @@ package enum ResourceSealCheck {
         }
         func full(_ path: String) -> String { base.isEmpty ? path : base + "/" + path }
 
-        for (path, entry) in seal.entries {
+        // The walk below never follows a link; the folder it starts from must not be one out of the build.
+        guard files.isInside(base) else {
+            add(.signatureUnreadable, "", "\(files.describe(base)) leads out of the build: its files were not checked")
+            return findings
+        }
+        // One listing per folder gives every path and what it is; nested code a `nested` rule
+        // covers is one entry, not walked into.
+        var present: [String: FolderEntries.Kind] = [:]
+        var walked = 0
+        var pending = [""]
+        while let folder = pending.popLast(), walked <= maximumFiles {
+            for (name, kind) in files.entries(of: full(folder)) {
+                let path = folder.isEmpty ? name : folder + "/" + name
+                guard !(folder.isEmpty && name == "_CodeSignature"), !excluded.contains(path) else { continue }
+                walked += 1
+                present[path] = kind
+                if kind == .directory && !(isBundle(name) && seal.rule(for: path)?.nested == true) { pending.append(path) }
+            }
+        }
+        if walked > maximumFiles {
+            add(.signatureUnreadable, "", "the bundle holds more than \(maximumFiles) files: the rest were not checked against the seal")
+        }
+        /// What is at `path`: from the walk, else (inside nested code not walked into) asked of the files.
+        func kind(_ path: String) -> FolderEntries.Kind? {
+            if let known = present[path] { return known }
             let location = full(path)
-            let present = files.isFile(location) || files.symbolicLinkTarget(location) != nil || !files.children(of: location).isEmpty
+            if files.symbolicLinkTarget(location) != nil { return .symlink }
+            if files.isFile(location) { return .file }
+            return files.children(of: location).isEmpty ? nil : .directory
+        }
+
+        for (path, entry) in seal.entries {
+            let found = kind(path)
             switch entry {
             case .file(let sha1, let sha256, let optional):
-                guard files.isFile(location) else {
+                guard found == .file else {
                     if !optional {
-                        add(present ? .resourceModified : .resourceMissing, path, present
-                            ? "\(path) is sealed as a file but is not one" : "\(path) is sealed but missing")
+                        add(found == nil ? .resourceMissing : .resourceModified, path, found == nil
+                            ? "\(path) is sealed but missing" : "\(path) is sealed as a file but is not one")
                     }
                     continue
                 }
                 let expected = sha256 ?? sha1 ?? []
-                switch hash(location, files: files, kind: sha256 != nil ? .sha256 : .sha1) {
+                switch hash(full(path), files: files, kind: sha256 != nil ? .sha256 : .sha1, listed: present[path] == .file) {
                 case .success(let actual) where actual == expected: break
                 case .success: add(.resourceModified, path, "\(path) is not the file the seal lists (its \(sha256 != nil ? "SHA-256" : "SHA-1") differs)")
                 case .failure(let reason): add(.signatureUnreadable, path, "\(path) could not be read to check its seal: \(reason)")
                 }
             case .symlink(let target):
-                guard let actual = files.symbolicLinkTarget(location) else {
-                    add(present ? .resourceModified : .resourceMissing, path, present
-                        ? "\(path) is sealed as a symbolic link to \(target) but is not a link" : "\(path) (a sealed link to \(target)) is missing")
+                guard found == .symlink, let actual = files.symbolicLinkTarget(full(path)) else {
+                    add(found == nil ? .resourceMissing : .resourceModified, path, found == nil
+                        ? "\(path) (a sealed link to \(target)) is missing" : "\(path) is sealed as a symbolic link to \(target) but is not a link")
                     continue
                 }
                 if actual != target { add(.resourceModified, path, "\(path) points to \(actual); the seal says \(target)") }
             case .nested(let cdhash, let optional):
-                guard present else {
+                guard found != nil else {
                     if !optional { add(.resourceMissing, path, "the nested code \(path) is sealed but missing") }
                     continue
                 }
@@ -67,28 +97,11 @@ package enum ResourceSealCheck {
         }
 
         // What the rules cover but the seal does not list: added files and nested code.
-        var walked = 0
-        func walk(_ folder: String) {
-            for name in files.children(of: full(folder)) {
-                let path = folder.isEmpty ? name : folder + "/" + name
-                guard !(folder.isEmpty && name == "_CodeSignature"), !excluded.contains(path) else { continue }
-                walked += 1
-                guard walked <= maximumFiles else { return }
-                let location = full(path)
-                let isLink = files.symbolicLinkTarget(location) != nil
-                let isFolder = !isLink && !files.isFile(location) && !files.children(of: location).isEmpty
-                let rule = seal.rule(for: path)
-                if isFolder && !(rule?.nested == true && isBundle(name)) {
-                    walk(path)
-                    continue
-                }
-                guard seal.entries[path] == nil, let rule, !rule.omit else { continue }
-                add(.resourceAdded, path, isFolder ? "the nested code \(path) is not in the seal" : "\(path) is not in the seal, whose rules cover it")
-            }
-        }
-        walk("")
-        if walked > maximumFiles {
-            add(.signatureUnreadable, "", "the bundle holds more than \(maximumFiles) files: the rest were not checked against the seal")
+        for (path, found) in present where seal.entries[path] == nil {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let isNestedCode = found == .directory && isBundle(name) && seal.rule(for: path)?.nested == true
+            guard found != .directory || isNestedCode, let rule = seal.rule(for: path), !rule.omit else { continue }
+            add(.resourceAdded, path, isNestedCode ? "the nested code \(path) is not in the seal" : "\(path) is not in the seal, whose rules cover it")
         }
         return findings.sorted { ($0.path, $0.code.rawValue) < ($1.path, $1.code.rawValue) }
     }
@@ -100,9 +113,10 @@ package enum ResourceSealCheck {
         return name.index(after: dot) != name.endIndex
     }
 
-    static func hash(_ path: String, files: any BundleFiles, kind: StreamingDigest.Kind) -> Result<[UInt8], DecodeErrorReason> {
+    static func hash(_ path: String, files: any BundleFiles, kind: StreamingDigest.Kind,
+                     listed: Bool) -> Result<[UInt8], DecodeErrorReason> {
         do {
-            let reader = try files.rangeReader(path)
+            let reader = try listed ? files.rangeReader(listed: path) : files.rangeReader(path)
             let digest = StreamingDigest(kind)
             var offset: UInt64 = 0
             while offset < reader.size {
