@@ -25,10 +25,21 @@ extension MachOFile {
     /// commands, and each code signature, in increasing file order. Errors name `path`.
     package init(reader: any RangeReader, path: String, trust: TrustAnchors? = .apple) throws {
         do {
-            self = try Self.parse(reader, path: path, trust: trust)
+            self = try Self.parse(Self.seekable(reader), path: path, trust: trust)
         } catch let error as DecodeError {
             throw error.at(path: path)
         }
+    }
+
+    /// Largest deflated binary inflated whole before it is read.
+    static let maximumInflatedInMemory: UInt64 = 64 << 20
+
+    /// A deflated zip entry inflated once into memory: the page checks read the code after the
+    /// signature at its end, which would inflate the entry a second time. Kept for speed (cold
+    /// ingest of `.ipa`s, bench.py integrity_extra).
+    private static func seekable(_ reader: any RangeReader) throws -> any RangeReader {
+        guard reader is InflatingRangeReader, reader.size <= maximumInflatedInMemory else { return reader }
+        return MemoryRangeReader(try reader.read(at: 0, count: Int(reader.size)))
     }
 
     private static func fail(_ reason: String, at offset: UInt64? = nil) -> DecodeError {
