@@ -59,8 +59,21 @@ enum ExpiringCommand: Command {
     ].ranked(["launches_until", "days_left", "bundle_id", "formatted_version", "launches_until_cause", "type", "path",
               "host", "profile_kind", "team_id"])
 
+    /// What `--notify-at` keeps for this listing: its own section of the state file, by the
+    /// catalogue and the filters that decide what it lists.
+    static func notifyState(_ options: ExpiringOptions) throws -> NotifyState? {
+        guard let thresholds = options.notifyAt else { return nil }
+        let scope = [options.query.database, options.builds ? "builds" : "profiles", "team=\(options.teamID ?? "")",
+                     "kind=\(options.kind?.rawValue ?? "")", "all-locations=\(options.allLocations)",
+                     "include-superseded=\(options.includeSuperseded)", "host=\(options.query.host ?? "")"].joined(separator: " ")
+        return try NotifyState(path: options.statePath, scope: scope, thresholds: thresholds)
+    }
+
     static func run(_ options: ExpiringOptions, _ context: CommandContext) throws -> Int32 {
         if options.builds { return try runBuilds(options, context) }
+        var notify = try notifyState(options)
+        // With --notify-at what has expired is announced once, when it expires.
+        let includeExpired = options.includeExpired || notify != nil
         let now = options.query.asOf
         let scope: CatalogQueries.LocationScope = options.allLocations ? .anyLive : .installed
         var filter = CatalogQueries.ProfileFilter()
@@ -68,12 +81,19 @@ enum ExpiringCommand: Command {
         filter.teamID = options.teamID
         filter.kind = options.kind
         filter.expiringBy = options.end
-        filter.expired = options.includeExpired ? nil : false
+        filter.expired = includeExpired ? nil : false
         filter.now = options.start
         filter.superseded = options.includeSuperseded ? nil : false
         filter.host = options.query.host
+        /// Whether a row is shown: always without --notify-at; with it, when it reaches a new stage.
+        func announced(_ key: String, _ expires: Date?) -> Bool {
+            guard notify != nil else { return true }
+            guard let expires else { return false }
+            return notify!.announce(key, expires: expires, daysLeft: DaysLeft.days(until: expires, from: now),
+                                    expiredWhenNew: options.includeExpired)
+        }
         let queries = try QuerySupport.queries(options.query, context)
-        let certificates = try queries.certificatesExpiring(from: options.start, to: options.end, includeExpired: options.includeExpired)
+        let certificates = try queries.certificatesExpiring(from: options.start, to: options.end, includeExpired: includeExpired)
         let shown = options.includeSuperseded ? columns : columns.filter { $0.key != "superseded_by" }
         // Both lists by effective expiry (a certificate's is its notAfter), profiles first on the same
         // instant: the few certificates are read first, and each is written before the first
@@ -87,18 +107,21 @@ enum ExpiringCommand: Command {
             func writeCertificates(before date: Date?) throws {
                 while let next = pending.first, date.map({ (next.notAfter ?? .distantPast) < $0 }) ?? true {
                     pending = pending.dropFirst()
-                    if let counted = try queries.counted(next, usedBy: filter, includeSuperseded: options.includeSuperseded) {
+                    if let counted = try queries.counted(next, usedBy: filter, includeSuperseded: options.includeSuperseded),
+                       announced("certificate:" + counted.sha1, next.notAfter) {
                         stream.write(counted.expiringOutput(now: now))
                     }
                 }
             }
             try queries.forEachProfile(filter) { profile in
                 try writeCertificates(before: profile.effectiveExpirationDate ?? .distantPast)
-                stream.write(profile, now: now)
+                if announced("profile:" + profile.uuid, profile.effectiveExpirationDate) { stream.write(profile, now: now) }
             }
             try writeCertificates(before: nil)
         }
+        try notify?.save()
         return options.exitCode && listed > 0 ? ExitStatus.found : ExitStatus.success
+
     }
 
     /// `expiring --builds`: present builds that stop launching (their stored launch limit) in the
@@ -106,18 +129,26 @@ enum ExpiringCommand: Command {
     /// made, so superseded profiles count here.
     static func runBuilds(_ options: ExpiringOptions, _ context: CommandContext) throws -> Int32 {
         let now = options.query.asOf
+        var notify = try notifyState(options)
         var filter = CatalogQueries.BuildFilter()
         filter.teamID = options.teamID
         filter.now = now
         filter.launchesUntilBy = options.end
-        filter.launchesFrom = options.includeExpired ? nil : options.start
+        filter.launchesFrom = options.includeExpired || notify != nil ? nil : options.start
         filter.host = options.query.host
         // Soonest first, as profiles are; the store's order (by app and version) breaks ties.
         let builds = try QuerySupport.queries(options.query, context).builds(filter).enumerated().sorted {
             ($0.element.launchesUntil ?? .distantPast, $0.offset) < ($1.element.launchesUntil ?? .distantPast, $1.offset)
-        }.map(\.element)
+        }.map(\.element).filter { build in
+            guard notify != nil else { return true }
+            guard let until = build.launchesUntil else { return false }
+            let key = "build:\(build.host ?? "")|\(build.path)|\(build.appPath ?? "")|\(build.shortVersion) (\(build.build))"
+            return notify!.announce(key, expires: until, daysLeft: DaysLeft.days(until: until, from: now),
+                                    expiredWhenNew: options.includeExpired)
+        }
         let records = builds.map { $0.output(now: now) }
         QuerySupport.print(records, columns: buildColumns, keys: BuildSummary.outputKeys, options.query, context)
+        try notify?.save()
         return options.exitCode && !records.isEmpty ? ExitStatus.found : ExitStatus.success
     }
 }

@@ -15,8 +15,12 @@ struct ExpiringOptions: CommandOptions {
     var includeSuperseded: Bool
     /// List builds that stop launching in the window instead of profiles and certificates.
     var builds: Bool
-    /// Exit 2 when anything is listed.
+    /// Exit 2 when anything is listed (with `--notify-at`: announced).
     var exitCode: Bool
+    /// `--notify-at`: the thresholds in days, most distant first; nil lists everything every run.
+    var notifyAt: [Int]?
+    /// Where what was announced is remembered (`--state`, else ``NotifyState/defaultPath(_:)``).
+    var statePath: String
 
     /// The start of the window, the first second of `--as-of`'s UTC day: before it is expired.
     var start: Date { DaysLeft.start(query.asOf) }
@@ -30,13 +34,28 @@ struct ExpiringOptions: CommandOptions {
     static let includeSupersededFlag = Flag(name: "include-superseded", help: "Also list profiles a renewal supersedes (superseded_by names it).")
     static let buildsFlag = Flag(name: "builds", help: "List present builds that stop launching in the window instead (their\nlaunches_until: by a profile, or the certificate that signed them; never App Store ones).")
     static let exitCodeFlag = Flag(name: "exit-code", help: "Exit 2 when anything is listed (for cron alerts); failures exit 1, usage errors 64.")
+    static let notifyAtOption = ValueOption(name: "notify-at", value: "days,…",
+                                            help: "List an item only on the first run after it reaches each of these days left\n(e.g. 60,30,14,7,1), first enters the window, or expires; what was announced is\nkept in --state. The window defaults to the largest threshold.")
+    static let stateOption = ValueOption(name: "state", value: "path",
+                                         help: "The file --notify-at remembers announcements in (default:\n$XDG_STATE_HOME/catalog/notified.json; macOS: ~/Library/Application Support/catalog/).")
     static let declared = QuerySupport.commonOptions + [
         daysOption, QuerySupport.asOfOption, includeExpiredFlag, team, QuerySupport.kindOption, allLocationsFlag,
-        includeSupersededFlag, buildsFlag, QuerySupport.hostOption, exitCodeFlag,
+        includeSupersededFlag, buildsFlag, QuerySupport.hostOption, exitCodeFlag, notifyAtOption, stateOption,
     ]
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        days = try arguments.integer(Self.daysOption, default: 30, range: 0...36_500)
+        if let text = arguments.value(Self.notifyAtOption) {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let values = parts.compactMap { Int($0) }
+            guard !parts.isEmpty, values.count == parts.count, values.allSatisfy({ (0...36_500).contains($0) }) else {
+                throw UsageError(message: "--notify-at takes days left, comma-separated (e.g. 60,30,14,7,1), not '\(text)'")
+            }
+            notifyAt = Array(Set(values)).sorted(by: >)
+        } else if arguments.given(Self.stateOption) {
+            throw UsageError(message: "--state applies only with --notify-at")
+        }
+        statePath = arguments.value(Self.stateOption).map(CatalogueLocation.absolute) ?? NotifyState.defaultPath(context.environment)
+        days = try arguments.integer(Self.daysOption, default: notifyAt?.first ?? 30, range: 0...36_500)
         builds = arguments[Self.buildsFlag]
         if builds {
             let other: [any OptionHandle] = [QuerySupport.kindOption, Self.allLocationsFlag, Self.includeSupersededFlag]
