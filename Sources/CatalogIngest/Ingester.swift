@@ -72,10 +72,26 @@ package final class Ingester {
         // A run is one large transaction. A power cut may lose the last run; whether the file stays
         // consistent depends on the drive writing in order, and whether the run survives on its
         // cache reaching the medium: the store's settings say how each platform gets there.
+        // Each root under its on-disk spelling and once per folder: a second spelling
+        // would key the same files twice and never see the other's rows as removed.
+        let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
+        do {
+            try write(roots)
+        } catch {
+            // The run's own transaction is gone: a run of its own says it failed, so that `runs`
+            // and the staleness alarm see it (when even that cannot be written, nothing can).
+            try? catalogue.writeRun {
+                let failed = try writer.beginRun(roots: roots.map(\.path), at: now)
+                try writer.finishRun(failed, counts: RunCounts(), status: .failed,
+                                     reason: "the catalogue could not be written: \(error)", at: Date())
+            }
+            throw error
+        }
+        return report
+    }
+
+    private func write(_ roots: [ResolvedRoot]) throws {
         try catalogue.writeRun {
-            // Each root under its on-disk spelling and once per folder: a second spelling
-            // would key the same files twice and never see the other's rows as removed.
-            let roots = RootResolver.resolve(options.roots, using: options.pathResolver)
             startedEmpty = try writer.holdsNothing()
             runID = try writer.beginRun(roots: roots.map(\.path), at: now)
             report.runID = runID
@@ -88,9 +104,13 @@ package final class Ingester {
             report.profilesRemoved = try writer.profilesWithoutLiveLocation(lostProfiles)
             (report.profilesTotal, report.buildsTotal) = try writer.presentCounts()
             report.seconds = Date().timeIntervalSince(started)
-            try writer.finishRun(runID, counts: report.counts, status: .ok, at: Date())
+            // A root that could not be read, or was refused as emptied, fails the run (partly when
+            // other roots were read): the staleness alarm counts from the last run that read them all.
+            let failed = report.failedRoots
+            let status: RunStatus = failed.isEmpty ? .ok : failed.count < roots.count ? .partial : .failed
+            let reason = failed.isEmpty ? nil : failed.map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+            try writer.finishRun(runID, counts: report.counts, status: status, reason: reason, at: Date())
         }
-        return report
     }
 
     // MARK: One root

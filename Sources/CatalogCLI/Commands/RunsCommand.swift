@@ -15,6 +15,7 @@ enum RunsCommand: Command {
         Column(key: "run_id", header: "RUN"),
         Column(key: "started_at", header: "STARTED"),
         Column(key: "status", header: "STATUS"),
+        Column(key: "reason", header: "REASON"),
         Column(key: "files_scanned", header: "CHECKED"),
         Column(key: "files_unchanged", header: "UNCHANGED"),
         Column(key: "profiles_new", header: "NEW"),
@@ -25,7 +26,7 @@ enum RunsCommand: Command {
         Column(key: "errors", header: "ERRORS"),
         Column.host,
         Column(key: "roots", header: "ROOTS"),
-    ].ranked(["run_id", "status", "started_at", "errors", "files_scanned", "profiles_new", "profiles_renewed",
+    ].ranked(["run_id", "status", "started_at", "reason", "errors", "files_scanned", "profiles_new", "profiles_renewed",
               "profiles_removed", "host", "roots", "builds_new", "builds_removed", "files_unchanged"])
 
     static func run(_ options: RunsOptions, _ context: CommandContext) throws -> Int32 {

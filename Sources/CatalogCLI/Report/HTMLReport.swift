@@ -54,6 +54,11 @@ struct HTMLReport {
         } else {
             html += "<p class=\"warning\" role=\"alert\">The catalogue has never been ingested successfully.</p>\n"
         }
+        if let run = data.failedRun {
+            html += "<p class=\"warning\" role=\"alert\">The last ingest (run \(run.runID), \(run.finishedAt.map(ISO8601.format) ?? "unfinished")) "
+                + (run.status == .partial ? "read only some of its roots" : "failed") + ": "
+                + HTMLEscape.text((run.reason ?? "no reason recorded").replacingOccurrences(of: "\n", with: "; ")) + ".</p>\n"
+        }
         html += "<table class=\"counts\"><thead><tr><th>Installed profiles</th>"
         for status in ReportData.Status.allCases { html += "<th class=\"num\">\(status.rawValue)</th>" }
         html += "<th class=\"num\">total</th></tr></thead><tbody>\n"

@@ -18,6 +18,10 @@ struct MarkdownReport {
         } else {
             text += "\n\n**Warning: the catalogue has never been ingested successfully.**\n"
         }
+        if let run = data.failedRun {
+            text += "\n**Warning: the last ingest (run \(run.runID), \(run.finishedAt.map(ISO8601.format) ?? "unfinished")) \(run.status == .partial ? "read only some of its roots" : "failed"): "
+                + Self.escape((run.reason ?? "no reason recorded").replacingOccurrences(of: "\n", with: "; ")) + ".**\n"
+        }
         text += "\n| Installed profiles | " + ReportData.Status.allCases.map(\.rawValue).joined(separator: " | ") + " | total |\n"
         text += "|---|" + String(repeating: "---:|", count: ReportData.Status.allCases.count + 1) + "\n"
         for (kind, counts) in data.countsByKind {

@@ -61,6 +61,8 @@ struct ReportData {
     var teamID: String?
     var catalogue: String
     var lastIngest: Date?
+    /// The newest run, when it did not read every root (or could not write): the report says so.
+    var failedRun: RunSummary?
     /// Every installed profile, soonest expiry first.
     var profiles: [Item]
     /// Certificates used by installed profiles that expire by the window's end (expired ones
@@ -119,7 +121,9 @@ struct ReportData {
                          profileKind: build.profileKind?.rawValue, path: build.path)
         }.sorted { ($0.launchesUntil ?? .distantFuture, $0.bundleID) < ($1.launchesUntil ?? .distantFuture, $1.bundleID) }
         return ReportData(asOf: asOf, days: days, teamID: teamID, catalogue: catalogue,
-                          lastIngest: try queries.lastSuccessfulIngest(), profiles: profiles,
+                          lastIngest: try queries.lastSuccessfulIngest(),
+                          failedRun: try queries.runs(limit: 1, host: nil).first { $0.status == .failed || $0.status == .partial },
+                          profiles: profiles,
                           certificates: certificates, builds: builds)
     }
 

@@ -28,6 +28,7 @@ extension CatalogueStats {
                     ("started_at", .optional(run.startedAt)),
                     ("finished_at", .optional(run.finishedAt)),
                     ("status", .string(run.status.rawValue)),
+                    ("reason", .optional(run.reason)),
                     ("files_scanned", .int(Int64(run.filesScanned))),
                     ("errors", .int(Int64(run.errors))),
                 ])

@@ -9,6 +9,7 @@ extension RunSummary {
             ("started_at", .optional(startedAt)),
             ("finished_at", .optional(finishedAt)),
             ("status", .string(status.rawValue)),
+            ("reason", .optional(reason)),
             ("host", .optional(host)),
             ("roots", .strings(roots)),
             ("files_scanned", .int(Int64(counts.filesScanned))),

@@ -54,9 +54,9 @@ extension CatalogQueries {
         var json = StoredJSON()
         let (onHost, hosts) = self.onHost("host", host, "WHERE")
         return try db.rows("""
-            SELECT id, NULLIF(host, '') AS host, started_at, finished_at, status, roots, files_scanned, files_unchanged,
-                   files_decoded, profiles_new, profiles_renewed, profiles_removed, builds_seen, builds_new, builds_removed,
-                   errors
+            SELECT id, NULLIF(host, '') AS host, started_at, finished_at, \(RunStatus.column) AS status, reason, roots,
+                   files_scanned, files_unchanged, files_decoded, profiles_new, profiles_renewed, profiles_removed,
+                   builds_seen, builds_new, builds_removed, errors
             FROM ingest_runs\(onHost) ORDER BY id DESC LIMIT ?
             """, hosts + [dialect.limit(limit)]).map { try RunSummary($0, json: &json) }
     }
@@ -109,10 +109,12 @@ extension CatalogQueries {
             try db.firstRow(sql)?.int("n") ?? 0
         }
         let last = try db.firstRow("""
-            SELECT id, started_at, finished_at, status, files_scanned, errors FROM ingest_runs ORDER BY id DESC LIMIT 1
+            SELECT id, started_at, finished_at, \(RunStatus.column) AS status, reason, files_scanned, errors
+            FROM ingest_runs ORDER BY id DESC LIMIT 1
             """).map { row in
             CatalogueStats.LastRun(runID: row.int64("id") ?? 0, startedAt: row.date("started_at"),
                                    finishedAt: row.date("finished_at"), status: try row.value("status", as: RunStatus.self),
+                                   reason: row.string("reason"),
                                    filesScanned: row.int("files_scanned") ?? 0, errors: row.int("errors") ?? 0)
         }
         return CatalogueStats(
@@ -140,7 +142,8 @@ extension CatalogQueries {
         try db.rows("""
             SELECT r.host, count(*) AS runs,
                    max(CASE WHEN r.status = 'ok' THEN r.finished_at END) AS last_successful_ingest,
-                   (SELECT n.status FROM ingest_runs n WHERE n.host = r.host ORDER BY n.id DESC LIMIT 1) AS last_status
+                   (SELECT CASE WHEN n.partial = 1 THEN 'partial' ELSE n.status END FROM ingest_runs n
+                    WHERE n.host = r.host ORDER BY n.id DESC LIMIT 1) AS last_status
             FROM ingest_runs r GROUP BY r.host ORDER BY r.host
             """).map { row in
             CatalogueStats.HostIngests(

@@ -38,6 +38,8 @@ package struct CatalogueStats: Sendable, Equatable {
         package var startedAt: Date?
         package var finishedAt: Date?
         package var status: RunStatus
+        /// Why a `failed` or `partial` run failed.
+        package var reason: String?
         package var filesScanned: Int
         package var errors: Int
     }

@@ -8,6 +8,8 @@ package struct RunSummary: Sendable, Equatable {
     package var startedAt: Date?
     package var finishedAt: Date?
     package var status: RunStatus
+    /// Why a `failed` or `partial` run failed: each root that could not be read, or the write.
+    package var reason: String?
     /// The folders walked.
     package var roots: [String]
     package var counts: RunCounts
@@ -27,6 +29,7 @@ extension RunSummary {
         counts.buildsRemoved = row.int("builds_removed") ?? 0
         counts.errors = row.int("errors") ?? 0
         self.init(runID: row.int64("id") ?? 0, host: row.string("host"), startedAt: row.date("started_at"), finishedAt: row.date("finished_at"),
-                  status: try row.value("status", as: RunStatus.self), roots: json.strings(row.string("roots")), counts: counts)
+                  status: try row.value("status", as: RunStatus.self), reason: row.string("reason"),
+                  roots: json.strings(row.string("roots")), counts: counts)
     }
 }

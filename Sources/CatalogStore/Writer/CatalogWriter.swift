@@ -349,10 +349,11 @@ package final class CatalogWriter {
         return id
     }
 
-    package func finishRun(_ runID: Int64, counts: RunCounts, status: RunStatus, at now: Date) throws {
+    /// Ends run `runID`: `reason` says why a `failed` or `partial` run failed.
+    package func finishRun(_ runID: Int64, counts: RunCounts, status: RunStatus, reason: String? = nil, at now: Date) throws {
         try flushDeviceLinks()
         try db.write("""
-            UPDATE ingest_runs SET finished_at = :finished, status = :status,
+            UPDATE ingest_runs SET finished_at = :finished, status = :status, partial = :partial, reason = :reason,
                 files_scanned = :files_scanned, files_unchanged = :files_unchanged,
                 files_decoded = :files_decoded, profiles_new = :profiles_new,
                 profiles_renewed = :profiles_renewed, profiles_removed = :profiles_removed,
@@ -360,7 +361,8 @@ package final class CatalogWriter {
                 errors = :errors
             WHERE id = :id
             """, named: [
-                ":finished": SQLValue(now), ":status": .text(status.rawValue), ":id": .integer(runID),
+                ":finished": SQLValue(now), ":status": .text(status == .partial ? RunStatus.failed.rawValue : status.rawValue),
+                ":partial": .integer(status == .partial ? 1 : 0), ":reason": reason.map(SQLValue.text) ?? .null, ":id": .integer(runID),
                 ":files_scanned": SQLValue(counts.filesScanned),
                 ":files_unchanged": SQLValue(counts.filesUnchanged),
                 ":files_decoded": SQLValue(counts.filesDecoded),
