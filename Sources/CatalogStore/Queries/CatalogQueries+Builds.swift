@@ -68,12 +68,16 @@ extension CatalogQueries {
         if let by = filter.launchesUntilBy { clauses.add("b.launches_until <= ?", SQLValue(by)) }
         if let from = filter.launchesFrom { clauses.add("b.launches_until >= ?", SQLValue(from)) }
         if let udid = filter.installableBy {
+            // A profile for all devices counts only on the platforms the device was provisioned for
+            // (an iPhone is no Mac): those of the profiles that list it.
+            let spellings: [SQLValue] = [.text(udid), .text(udid.uppercased()), .text(udid.lowercased())]
             clauses.add(dialect.fragment("""
                 p.kind <> 'app-store' AND b.launches_until >= ?
                 AND b.profile_uuid IN (
                     SELECT listing.uuid FROM profiles listing WHERE listing.id IN (\(deviceProfileIDs))
-                    UNION SELECT everyone.uuid FROM profiles everyone WHERE everyone.provisions_all_devices = 1)
-                """), SQLValue(filter.now), .text(udid), .text(udid.uppercased()), .text(udid.lowercased()))
+                    UNION SELECT everyone.uuid FROM profiles everyone WHERE everyone.provisions_all_devices = 1
+                        AND everyone.platforms IN (SELECT mine.platforms FROM profiles mine WHERE mine.id IN (\(deviceProfileIDs))))
+                """), [SQLValue(filter.now)] + spellings + spellings)
         }
         var parameters = clauses.parameters
         // By the uuid index: the builds that hold the binary, with where it is in each.
