@@ -139,6 +139,10 @@ struct ParsedArguments {
         var optionsEnded = false
         func spec(named name: String) throws -> OptionSpec {
             guard let found = options.first(where: { $0.name == name }) else {
+                // A format written as its own option (`--markdown`): the option that takes it.
+                if let format = options.first(where: { $0.choices?.contains(name) == true }) {
+                    throw UsageError(message: "unknown option '--\(name)': did you mean '--\(format.name) \(name)'?")
+                }
                 throw UsageError(message: "unknown option '--\(name)'"
                                  + Suggestion.hint(for: name, among: options.map(\.name) + ["help"], prefix: "--"))
             }

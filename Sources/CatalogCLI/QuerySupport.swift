@@ -136,9 +136,18 @@ enum QuerySupport {
         }
     }
 
-    /// `--kind`, one of the five profile kinds.
+    /// `--kind`, one of the five profile kinds, in our spelling or fastlane's and match's
+    /// (`adhoc`, `appstore`, `developer_id`), any case.
     static func kind(_ arguments: ParsedArguments) throws -> ProfileKind? {
-        try arguments.choice(kindOption).flatMap(ProfileKind.init(rawValue:))
+        guard let text = arguments.value(kindOption) else { return nil }
+        let folded = text.lowercased().replacingOccurrences(of: "_", with: "-")
+        let fastlane: [String: ProfileKind] = ["adhoc": .adHoc, "appstore": .appStore, "developerid": .developerID,
+                                               "inhouse": .enterprise, "in-house": .enterprise]
+        guard let kind = ProfileKind(rawValue: folded) ?? fastlane[folded] else {
+            throw UsageError(message: "--kind must be one of \(kinds.joined(separator: ", ")) (or fastlane's adhoc, appstore, "
+                             + "developer_id), got '\(text)'")
+        }
+        return kind
     }
 
     /// `--platform` in any accepted spelling; an unknown one is a usage error listing the names.

@@ -55,4 +55,13 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.contains("USAGE: catalog [--db <path>] [--format <format>] <subcommand>"))
     }
+
+    /// Issue 52 §8: a format written as an option of its own points at the option that takes it.
+    @Test func aFormatWrittenAsAnOptionIsPointedAtTheRightOne() throws {
+        for (command, format) in [("report", "markdown"), ("profiles", "csv"), ("expiring", "ndjson")] {
+            let result = try CatalogProcess.run([command, "--" + format])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("did you mean '--format \(format)'?"), "\(command): \(result.stderr)")
+        }
+    }
 }

@@ -110,7 +110,13 @@ import Testing
         #expect(usageMessage { _ = try ExpiringOptions(parse(ExpiringCommand.self, ["--builds", "--kind", "x"]), context()) }
                 == "--kind does not apply to --builds")
         #expect(usageMessage { _ = try ExpiringOptions(parse(ExpiringCommand.self, ["--kind", "x"]), context()) }
-                == "--kind must be one of development, ad-hoc, app-store, enterprise, developer-id, got 'x'")
+                == "--kind must be one of development, ad-hoc, app-store, enterprise, developer-id (or fastlane's adhoc, "
+                + "appstore, developer_id), got 'x'")
+        // fastlane's and match's spellings (issue 52 §8).
+        for (typed, kind) in [("adhoc", ProfileKind.adHoc), ("appstore", .appStore), ("developer_id", .developerID),
+                              ("development", .development), ("enterprise", .enterprise), ("AdHoc", .adHoc)] {
+            #expect(try ExpiringOptions(parse(ExpiringCommand.self, ["--kind", typed]), context()).kind == kind, "\(typed)")
+        }
         #expect(usageMessage { _ = try ExpiringOptions(parse(ExpiringCommand.self, ["--days", "36501"]), context()) }
                 == "--days expects a whole number from 0 to 36500, got '36501'")
     }

@@ -93,6 +93,23 @@ import Testing
         #expect(Self.byPath(expiredOnly)["renew-adhoc-old.mobileprovision"] == nil)
     }
 
+    /// Issue 52 §8: `--include-newest` (fastlane's `sigh manage -e`) also takes an expired profile
+    /// that is the newest of its app id; the catalogue keeps it, as removed.
+    @Test func includeNewestTakesTheNewestExpiredProfileToo() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let (_, kept) = try setup.prune(Self.asOf + ["--expired"])
+        #expect(Self.byPath(kept)["cert-expires-first.mobileprovision"]?["action"] as? String == "kept")
+        let (result, records) = try setup.prune(Self.asOf + ["--expired", "--include-newest", "--delete"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.byPath(records)["cert-expires-first.mobileprovision"]?["action"] as? String == "deleted", "\(records)")
+        #expect(!setup.exists("cert-expires-first.mobileprovision"))
+        let history = try CatalogProcess.run(["profiles", "--removed", "--db", setup.db, "--json"])
+        #expect(history.stdout.contains("B426B646-3C57-48D1-AA9E-D2ACBAFBB8C6"), "the catalogue keeps what was pruned")
+        // Only with --expired: a renewal never supersedes the newest profile.
+        #expect(try setup.prune(Self.asOf + ["--superseded", "--include-newest"]).0.status == 64)
+    }
+
     @Test func applyMovesToTheTrashAndRecordsTheRemoval() throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }

@@ -65,7 +65,8 @@ enum PruneCommand: Command {
             if wantExpired, candidate.expired { reasons.append("expired") }
             var action: String
             var message: String?
-            if candidate.isNewestOfAppID {
+            // The newest profile of an app id stays unless asked for, and then only for having expired.
+            if candidate.isNewestOfAppID && !(options.includeNewest && wantExpired && candidate.expired) {
                 action = "kept"
                 message = "the newest profile of its app id"
             } else if let changed = changedSinceCatalogued(candidate) {
