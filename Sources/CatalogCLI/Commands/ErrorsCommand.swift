@@ -21,7 +21,7 @@ enum ErrorsCommand: Command {
     ].ranked(["path", "message", "run_id", "host"])
 
     static func run(_ options: ErrorsOptions, _ context: CommandContext) throws -> Int32 {
-        QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID, host: options.query.host).map(\.output),
+        QuerySupport.print(try QuerySupport.queries(options.query, context).errors(runID: options.runID, host: options.query.host, all: options.all).map(\.output),
                            columns: columns, options.query, context)
         return 0
     }

@@ -75,6 +75,8 @@ enum VerifyCommand: Command {
                 continue
             }
             guard UUID(uuidString: target) != nil else {
+                // Said on stderr too: a mistyped path in a terminal must not pass for a verdict.
+                context.err("error: \(target): no such file, and not a profile UUID\n")
                 records.append(record(path: target, uuid: nil, .error, "no such file, and not a profile UUID", der: nil, source: "file"))
                 continue
             }

@@ -64,7 +64,8 @@ extension CatalogQueries {
     /// The errors run `runID` recorded; when nil, every error current now (not cleared by a later
     /// run), each path of each host once with the last run that met it. With `host`, only the
     /// errors of that host's runs. An error's host is its run's.
-    package func errors(runID: Int64?, host: String? = nil) throws -> [IngestErrorSummary] {
+    /// With `all`, every error ever recorded, newest run first, cleared or not.
+    package func errors(runID: Int64?, host: String? = nil, all: Bool = false) throws -> [IngestErrorSummary] {
         let (onHost, hosts) = self.onHost("r.host", host)
         if let runID {
             return try db.rows("""
@@ -72,6 +73,25 @@ extension CatalogQueries {
                 FROM ingest_errors e JOIN ingest_runs r ON r.id = e.run_id
                 WHERE e.run_id = ?\(onHost) ORDER BY e.id
                 """, [.integer(runID)] + hosts).map(IngestErrorSummary.init)
+        }
+        if all {
+            return try db.rows("""
+                SELECT e.run_id, NULLIF(r.host, '') AS host, e.path, e.message
+                FROM ingest_errors e JOIN ingest_runs r ON r.id = e.run_id
+                WHERE 1 = 1\(onHost) ORDER BY e.run_id DESC, e.id
+                """, hosts).map(IngestErrorSummary.init)
+        }
+        // A PATH that could not be read (a mistyped one) and never held anything the catalogue
+        // knows is history once a later run of its host succeeded: that host ingests other roots.
+        // A root that did hold files (a share that vanished) stays an error until it is read again.
+        func current(_ error: IngestErrorSummary) throws -> Bool {
+            let host = error.host ?? ""
+            guard try db.firstRow("SELECT 1 AS x FROM ingest_runs WHERE host = ? AND id > ? AND status = 'ok' AND partial = 0",
+                                  [.text(host), .integer(error.runID)]) != nil else { return true }
+            let folder = error.path.hasSuffix("/") ? error.path : error.path + "/"
+            return try db.firstRow("""
+                SELECT 1 AS x FROM files WHERE host = ? AND (path = ? OR substr(path, 1, ?) = ?)
+                """, [.text(host), .text(error.path), .integer(Int64(folder.utf8.count)), .text(folder)]) != nil
         }
         // The newest run of the error's host that met its path.
         return try db.rows("""
@@ -82,7 +102,7 @@ extension CatalogQueries {
                               WHERE \(dialect.nullSafeEquals("x.path", "e.path")) AND x.cleared_at IS NULL
                                 AND xr.host = r.host)
             ORDER BY e.path\(dialect.nullsFirst), e.message, host_order
-            """, hosts).map(IngestErrorSummary.init)
+            """, hosts).map(IngestErrorSummary.init).filter { try current($0) }
     }
 
     /// How many profiles have each signature status; nil counts those catalogued before
