@@ -300,6 +300,9 @@ import Testing
         let html = try catalogue.run(["report", "--format", "html"] + Self.arguments)
         #expect(html.stdout.hasPrefix("<!DOCTYPE html>"))
         #expect(try catalogue.run(["report", "--html", catalogue.folder + "/x.html", "--format", "html"]).status == 64)
+        // Issue 52 §9: a zero count is not coloured as an alarm; a count of something is.
+        #expect(!html.stdout.contains("-text\">0</td>"), "a coloured zero")
+        #expect(html.stdout.contains("-text\">"), "coloured counts")
     }
 
     @Test func aStaleCatalogueIsWarnedAbout() throws {

@@ -65,7 +65,9 @@ struct HTMLReport {
         for (kind, counts) in data.countsByKind {
             html += "<tr><td>\(HTMLEscape.text(kind))</td>"
             for status in ReportData.Status.allCases {
-                html += "<td class=\"num \(TimelineSVG.statusClass(status))-text\">\(counts[status] ?? 0)</td>"
+                // Only a count of something is coloured: a red 0 reads as an alarm.
+                let count = counts[status] ?? 0
+                html += "<td class=\"num\(count > 0 ? " \(TimelineSVG.statusClass(status))-text" : "")\">\(count)</td>"
             }
             html += "<td class=\"num\">\(counts.values.reduce(0, +))</td></tr>\n"
         }

@@ -19,18 +19,27 @@ extension CatalogQueries {
         package init() {}
     }
 
+    /// A certificate's team: its subject's OU, else (a certificate without one) the team of the
+    /// profiles that carry it.
+    static let certificateTeam = """
+        coalesce(c.team_id, (SELECT min(p.team_id) FROM profile_certificates pc JOIN profiles p ON p.id = pc.profile_id
+                             WHERE pc.certificate_sha1 = c.sha1))
+        """
+
     package func certificates(_ filter: CertificateFilter) throws -> [CertificateSummary] {
         var clauses = QueryFilter()
         if let from = filter.notAfterFrom { clauses.add("c.not_after >= ?", SQLValue(from)) }
         if let to = filter.notAfterTo { clauses.add("c.not_after <= ?", SQLValue(to)) }
-        if let teamID = filter.teamID { clauses.add("c.team_id = ?", .text(teamID.uppercased())) }
+        if let teamID = filter.teamID { clauses.add(dialect.fragment("\(Self.certificateTeam) = ?"), .text(teamID.uppercased())) }
         if let types = filter.types { clauses.add(dialect.fragment("c.type IN (\(dialect.jsonArrayElements("?")))"), .text(JSONValue.strings(types.map(\.rawValue)).serialized())) }
         if let expired = filter.expired {
             clauses.add(expired ? "c.not_after < ?" : "c.not_after >= ?", SQLValue(filter.now))
         }
         if let name = filter.nameContains { clauses.add(dialect.fragment(dialect.containsIgnoringCase("c.common_name")), .text(name)) }
         return try db.rows("""
-            SELECT c.sha1, c.common_name, c.type AS certificate_type, c.team_id, c.organization, c.issuer_common_name, c.serial,
+            SELECT c.sha1, c.common_name, c.type AS certificate_type,
+                   \(Self.certificateTeam) AS team_id,
+                   c.organization, c.issuer_common_name, c.serial,
                    c.not_before, c.not_after,
                    (SELECT count(*) FROM profile_certificates pc WHERE pc.certificate_sha1 = c.sha1) AS profile_count,
                    c.sha256
