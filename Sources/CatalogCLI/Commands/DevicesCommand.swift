@@ -25,10 +25,12 @@ enum DevicesCommand: Command {
             filter.udid = udid
             filter.host = options.query.host
             filter.now = options.query.asOf
+            filter.createdBy = DaysLeft.end(0, after: options.query.asOf)
             var buildFilter = CatalogQueries.BuildFilter()
             buildFilter.installableBy = udid
             buildFilter.host = options.query.host
             buildFilter.now = filter.now
+            buildFilter.archivedBy = filter.createdBy
             if options.query.format == .table {
                 let profiles = try queries.profiles(filter).map { $0.output(now: filter.now) }
                 let builds = try queries.builds(buildFilter).map { $0.output(now: filter.now) }

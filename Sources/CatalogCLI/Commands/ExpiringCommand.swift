@@ -83,6 +83,7 @@ enum ExpiringCommand: Command {
         filter.expiringBy = options.end
         filter.expired = includeExpired ? nil : false
         filter.now = options.start
+        filter.createdBy = DaysLeft.end(0, after: now)
         filter.superseded = options.includeSuperseded ? nil : false
         filter.host = options.query.host
         /// Whether a row is shown: always without --notify-at; with it, when it reaches a new stage.
@@ -133,6 +134,7 @@ enum ExpiringCommand: Command {
         var filter = CatalogQueries.BuildFilter()
         filter.teamID = options.teamID
         filter.now = now
+        filter.archivedBy = DaysLeft.end(0, after: now)
         filter.launchesUntilBy = options.end
         filter.launchesFrom = options.includeExpired || notify != nil ? nil : options.start
         filter.host = options.query.host

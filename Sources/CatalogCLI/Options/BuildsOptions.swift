@@ -38,6 +38,7 @@ struct BuildsOptions: CommandOptions {
         filter.presence = try QuerySupport.presence(arguments, Self.presence)
         query = try QueryOptions(arguments, context)
         filter.now = query.asOf
+        filter.archivedBy = DaysLeft.end(0, after: query.asOf)
         filter.host = query.host
         if arguments.value(Self.limit) != nil { filter.limit = try arguments.integer(Self.limit, default: 0, range: 1...Int(Int32.max)) }
         self.filter = filter

@@ -71,6 +71,7 @@ struct ProfilesOptions: CommandOptions {
         query = try QueryOptions(arguments, context)
         // `--expired`/`--valid` by the day rule (README, "Days"), as `days_left` reads.
         filter.now = DaysLeft.start(query.asOf)
+        filter.createdBy = DaysLeft.end(0, after: query.asOf)
         filter.host = query.host
         self.filter = filter
     }

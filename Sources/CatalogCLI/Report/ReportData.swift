@@ -88,6 +88,7 @@ struct ReportData {
         filter.scope = .installed
         filter.teamID = teamID
         filter.now = asOf
+        filter.createdBy = DaysLeft.end(0, after: asOf)
         filter.expiringBy = .distantFuture
         let profiles = try queries.profiles(filter).compactMap { profile -> Item? in
             guard let date = profile.effectiveExpirationDate else { return nil }
@@ -108,6 +109,7 @@ struct ReportData {
         var buildFilter = CatalogQueries.BuildFilter()
         buildFilter.teamID = teamID
         buildFilter.now = asOf
+        buildFilter.archivedBy = DaysLeft.end(0, after: asOf)
         var seen = Set<String>()
         let builds = try queries.builds(buildFilter).compactMap { build -> Build? in
             // Newest version first per app: the first row of each bundle id is its latest build.

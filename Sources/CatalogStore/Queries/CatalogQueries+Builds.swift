@@ -22,6 +22,9 @@ extension CatalogQueries {
         package var installableBy: String?
         /// The date `days_left` and `installableBy` are judged at.
         package var now = Date()
+        /// Archived on or before this moment (the end of `--as-of`'s day): an archive made after a
+        /// past date is not counted then. Nil: any.
+        package var archivedBy: Date?
         package var presence: Presence = .present
         /// Only builds on this host (ignoring ASCII case); nil: any host.
         package var host: String?
@@ -59,6 +62,7 @@ extension CatalogQueries {
         case .any: break
         }
         if let host = filter.host { clauses.add(dialect.fragment(dialect.equalsIgnoringCase("b.host")), .text(host)) }
+        if let archived = filter.archivedBy { clauses.add("(b.archived_at IS NULL OR b.archived_at <= ?)", SQLValue(archived)) }
         if let bundle = filter.bundleID { clauses.add(dialect.fragment(dialect.equalsIgnoringCase("b.bundle_id")), .text(bundle)) }
         if let version = filter.shortVersion { clauses.add("b.short_version = ?", .text(version)) }
         if let build = filter.build { clauses.add("b.build = ?", .text(build)) }

@@ -30,6 +30,9 @@ extension CatalogQueries {
         package var signatureUnchecked = false
         /// Effective expiry at or before this date (the `expiring` window's end).
         package var expiringBy: Date?
+        /// Created on or before this moment (the end of `--as-of`'s day): a past date does not count
+        /// profiles made after it. Nil: any.
+        package var createdBy: Date?
         package var now = Date()
         package var limit: Int?
 
@@ -86,6 +89,7 @@ extension CatalogQueries {
             }
         }
         if let kind = filter.kind { clauses.add("p.kind = ?", .text(kind.rawValue)) }
+        if let created = filter.createdBy { clauses.add("(p.creation_date IS NULL OR p.creation_date <= ?)", SQLValue(created)) }
         if let platform = filter.platform {
             // An absent Platform key means iOS.
             clauses.add(dialect.fragment("""
