@@ -66,6 +66,12 @@ import CatalogTestSupport
     /// Whether `date` falls in a window of `days` days from `asOf`: `days_left` 0 through `days`.
     static func inWindow(_ date: Date, asOf: Date, days: Int) -> Bool { (0...days).contains(daysLeft(date, from: asOf)) }
 
+    /// Whether a profile existed on `asOf`'s day (issue 52 §7): created on it or before.
+    static func existed(_ profile: [String: Any], asOf: Date) -> Bool {
+        guard let created = profile["creation_date"] as? String else { return true }
+        return daysLeft(date(created), from: asOf) <= 0
+    }
+
     // MARK: expiring
 
     @Test(arguments: [("2026-11-20", 30), ("2026-06-01", 60), ("2026-01-01", 400), ("2030-01-01", 10)])
@@ -74,7 +80,7 @@ import CatalogTestSupport
         let start = Self.date(asOf)
         let expected = Set(try Self.fixtureProfiles().compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
-            return Self.inWindow(date, asOf: start, days: days) ? profile["uuid"] as? String : nil
+            return Self.inWindow(date, asOf: start, days: days) && Self.existed(profile, asOf: start) ? profile["uuid"] as? String : nil
         }).subtracting(try Self.supersededFixtureProfiles())
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days)])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })
@@ -344,7 +350,7 @@ import CatalogTestSupport
         let start = Self.date(asOf)
         let expected = Set(profiles.compactMap { profile -> String? in
             let date = Self.date(profile["effective_expiration_date"] as? String ?? "")
-            return Self.inWindow(date, asOf: start, days: days) ? profile["uuid"] as? String : nil
+            return Self.inWindow(date, asOf: start, days: days) && Self.existed(profile, asOf: start) ? profile["uuid"] as? String : nil
         }).subtracting(Self.superseded(among: profiles))
         let records = try catalogue.records(["expiring", "--as-of", asOf, "--days", String(days), "--all-locations"])
         let listed = Set(records.filter { $0["type"] as? String == "profile" }.compactMap { $0["uuid"] as? String })

@@ -118,10 +118,13 @@ import CatalogTestSupport
 
     @Test func uuidsAsPeopleWriteThem() {
         let canonical = "6D254A2F-0A5E-3FAF-8E04-99D099B16B6C"
-        for typed in [canonical, canonical.lowercased(), "6d254a2f0a5e3faf8e0499d099b16b6c", "6D254A2F0A5E-3FAF-8E0499D099B16B6C"] {
+        // Issue 53 §3: also as a `.crash` file's Binary Images write it, in angle brackets.
+        for typed in [canonical, canonical.lowercased(), "6d254a2f0a5e3faf8e0499d099b16b6c", "6D254A2F0A5E-3FAF-8E0499D099B16B6C",
+                      "<6d254a2f0a5e3faf8e0499d099b16b6c>", "<6D254A2F-0A5E-3FAF-8E04-99D099B16B6C>"] {
             #expect(MachOFile.canonicalUUID(typed) == canonical, "\(typed)")
         }
-        for wrong in ["", "6D254A2F", canonical + "0", "6D254A2F-0A5E-3FAF-8E04-99D099B16B6G", "{6D254A2F-0A5E-3FAF-8E04-99D099B16B6C}"] {
+        for wrong in ["", "6D254A2F", canonical + "0", "6D254A2F-0A5E-3FAF-8E04-99D099B16B6G", "{6D254A2F-0A5E-3FAF-8E04-99D099B16B6C}",
+                      "<6d254a2f0a5e3faf8e0499d099b16b6c", "<<6d254a2f0a5e3faf8e0499d099b16b6c>>"] {
             #expect(MachOFile.canonicalUUID(wrong) == nil, "\(wrong)")
         }
     }

@@ -10,6 +10,13 @@ import Testing
 /// batch decoded, and builds catalogued before are filled in by the next ingest.
 @Suite struct BuildLaunchLimitIngestTests {
     /// Back from schema 20 to 19, as a binary of 0019 left the catalogue (every stamp recorded).
+    /// Migration 0021 (runs' reason and partial), undone first: the migrator applies only what is
+    /// past the latest migration recorded.
+    static func undoMigration21(_ connection: Connection) throws {
+        for column in ["reason", "partial"] { try connection.execute("ALTER TABLE ingest_runs DROP COLUMN \(column)") }
+        try connection.execute("DELETE FROM schema_migrations WHERE id = 21")
+    }
+
     static func undoMigration20(_ connection: Connection) throws {
         for column in ["launches_until", "launches_until_cause", "launches_until_executable", "launches_until_reason"] {
             try connection.execute("ALTER TABLE builds DROP COLUMN \(column)")
@@ -77,7 +84,9 @@ import Testing
         let (db, trees) = try Self.catalogue(scratch)
         let expected = try Self.builds(db).map(Self.stored)
         #expect(expected.contains { $0[1] == "certificate" } && expected.contains { $0[1] == "app-store" })
-        try Self.undoMigration20(try Connection.openCatalogue(path: db))
+        let connection = try Connection.openCatalogue(path: db)
+        try Self.undoMigration21(connection)
+        try Self.undoMigration20(connection)
 
         // Migrated again: nothing known until the builds are read again, and they will be.
         let migrated = try Connection.openCatalogue(path: db)

@@ -58,11 +58,14 @@ public struct MachOFile: Sendable, Equatable {
         }
     }
 
-    /// A UUID written as a person or a crash report may write it — any case, dashes anywhere or none —
+    /// A UUID written as a person or a crash report may write it — any case, dashes anywhere or none,
+    /// in the angle brackets of a `.crash` file's Binary Images (`<6d254a2f0a5e3faf8e0499d099b16b6c>`) —
     /// in the form ``MachOSlice/uuid`` has (`6D254A2F-0A5E-3FAF-8E04-99D099B16B6C`); nil unless it is
     /// 32 hex digits. For looking a binary up by the UUID a crash report names.
     public static func canonicalUUID(_ text: String) -> String? {
-        let digits = text.unicodeScalars.filter { $0 != "-" }
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        if body.hasPrefix("<") && body.hasSuffix(">") { body = body.dropFirst().dropLast() }
+        let digits = body.unicodeScalars.filter { $0 != "-" }
         guard digits.count == 32, digits.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return nil }
         return formatUUID(Array(String(String.UnicodeScalarView(digits)).uppercased().utf8)[...], hex: true)
     }
