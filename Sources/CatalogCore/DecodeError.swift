@@ -27,6 +27,8 @@ public struct DecodeError: Error, Sendable, CustomStringConvertible {
         case invalidBundle
         /// A Mach-O binary, or its code signature, is malformed or truncated.
         case malformedMachO
+        /// A crash report (`.ips` or `.crash`) is malformed or truncated; the reason names the line.
+        case malformedCrashReport
     }
 
     public var kind: Kind
