@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build one libFuzzer target and run it for SECONDS, seeded from Fixtures/ (copied, never modified).
 # Usage: Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags…]
-#   TARGET: ber | x509 | profile | infoplist | zip | decode | signature | macho | codesignature | coderesources
+#   TARGET: ber | x509 | profile | infoplist | zip | decode | signature | macho | codesignature | coderesources | crashreport
 # Needs Linux Swift (swiftc -sanitize=fuzzer,address), zlib and libcrypto dev packages.
 set -euo pipefail
 
@@ -46,6 +46,7 @@ case "$target" in
     macho)       seed Fixtures/codesign/macho/* Fixtures/codesign/macho/malformed/*; max_len=131072 ;;
     codesignature) seed Fixtures/codesign/macho/* Fixtures/signatures/*.mobileprovision; max_len=131072 ;;
     coderesources) seed $(find Fixtures/codesign Fixtures/integrity -name CodeResources) ;;
+    crashreport) seed $(find Fixtures/crash -type f) ;;
 esac
 # Earlier findings seed their target too, so a fixed bug's neighbourhood is searched first.
 seed Fixtures/fuzz-regressions/"$target"-*

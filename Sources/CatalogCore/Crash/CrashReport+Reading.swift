@@ -171,10 +171,14 @@ extension CrashReport {
                 imagesLine = index
                 break
             }
-            if trimmed.hasPrefix("Thread "), trimmed.hasSuffix(":"), let number = Int(trimmed.dropFirst(7).prefix { $0.isNumber }),
-               !trimmed.contains(" name:") && !trimmed.contains("State") {
+            // `Thread 3:`, `Thread 0 Crashed:`, macOS's `Thread 0 Crashed::  Dispatch queue: …`; not
+            // `Thread 0 name: …` nor `Thread 0 crashed with ARM Thread State (64-bit):`.
+            let afterWord = trimmed.dropFirst(7)
+            let digits = afterWord.prefix { $0.isNumber }
+            let tail = afterWord.dropFirst(digits.count)
+            if trimmed.hasPrefix("Thread "), let number = Int(digits), tail.hasPrefix(":") || tail.hasPrefix(" Crashed:") {
                 if let current { threads.append(current) }
-                current = Thread(index: number, crashed: trimmed.contains("Crashed"), frames: [])
+                current = Thread(index: number, crashed: tail.hasPrefix(" Crashed:"), frames: [])
             } else if var thread = current, let frame = frameLine(trimmed) {
                 if thread.frames.count < maximumFrames { thread.frames.append(frame) }
                 current = thread
@@ -256,7 +260,7 @@ extension CrashReport {
     /// `12  Runner  0x0000000100e6f9a4 0x100e6c000 + 14756` or, symbolicated,
     /// `0   Runner  0x0000000100e6f9a4 main + 72 (AppDelegate.swift:12)`.
     private static func frameLine(_ line: String) -> Frame? {
-        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard parts.count >= 3, let number = Int(parts[0]),
               let addressIndex = parts.indices.dropFirst(2).first(where: { parts[$0].hasPrefix("0x") && UInt64(parts[$0].dropFirst(2), radix: 16) != nil })
         else { return nil }
@@ -279,7 +283,7 @@ extension CrashReport {
     private static func imageLine(_ line: String, codeType: String?) -> (Image, Bool)? {
         guard let open = line.firstIndex(of: "<"), let close = line[open...].firstIndex(of: ">"),
               let uuid = MachOFile.canonicalUUID(String(line[line.index(after: open)..<close])) else { return nil }
-        let head = line[..<open].split(separator: " ", omittingEmptySubsequences: true)
+        let head = line[..<open].split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard head.count >= 4, head[0].hasPrefix("0x"), head[1] == "-", head[2].hasPrefix("0x"),
               let start = UInt64(head[0].dropFirst(2), radix: 16), let end = UInt64(head[2].dropFirst(2), radix: 16) else { return nil }
         var words = head[3...].map(String.init)
