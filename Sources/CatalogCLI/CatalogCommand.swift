@@ -18,6 +18,7 @@ public enum CatalogCommand {
         PruneCommand.self,
         ReportCommand.self,
         RunsCommand.self,
+        CrashCommand.self,
         ErrorsCommand.self,
         StatsCommand.self,
         DecodeCommand.self,

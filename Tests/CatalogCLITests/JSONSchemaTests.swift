@@ -63,6 +63,8 @@ import Testing
                 + (try Catalogue(ingesting: [CatalogProcess.fixtures + "/codesign/Signed.xcarchive"])
                     .records(["builds", "--uuid", "22F2EF0F-3CB2-B91A-AD73-2F5B5124AF60"])),
             "version row": try list(["versions", "com.example.app"]),
+            "crash": try Catalogue(ingesting: [CatalogProcess.fixtures + "/codesign/Signed.xcarchive"])
+                .records(["crash", CatalogProcess.fixtures + "/crash/signed.ips"]),
             "device row": try list(["devices"]),
             "run row": try list(["runs"]),
             "error row": try list(["errors"]),
