@@ -3,7 +3,8 @@ import Foundation
 /// A bundle's resource seal, `_CodeSignature/CodeResources`: the files it lists with their hashes
 /// (`files2`, else the legacy SHA-1 `files`) and the rules that say which files it covers (`rules2`,
 /// else `rules`). The rules are POSIX extended regular expressions, as Apple's ResourceBuilder
-/// compiles them, matched against paths relative to the seal's base.
+/// compiles them, matched against paths relative to the seal's base by ``ResourceRulePattern``,
+/// whose cost is bounded: the patterns come from the file.
 package struct ResourceSeal {
     package enum Entry: Equatable {
         /// A file, by its SHA-1 (`hash`) and SHA-256 (`hash2`) when given.
@@ -19,7 +20,7 @@ package struct ResourceSeal {
         package let omit: Bool
         package let optional: Bool
         package let nested: Bool
-        let expression: PosixExpression
+        let expression: ResourceRulePattern
     }
 
     /// Most rules and files a seal may hold: real seals have a dozen rules and thousands of files.
@@ -82,7 +83,12 @@ package struct ResourceSeal {
             default:
                 throw fail("the rule \(pattern) is a \(value.typeName)")
             }
-            guard let expression = PosixExpression.cached(pattern) else { throw fail("the rule \(pattern) is not a regular expression") }
+            let expression: ResourceRulePattern
+            do {
+                expression = try ResourceRulePattern(pattern)
+            } catch let error as DecodeError {
+                throw fail("the rule \(pattern) is not a regular expression this reader matches faithfully: \(error.reason)")
+            }
             rules.append(Rule(pattern: pattern, weight: weight, omit: omit, optional: optional, nested: nested,
                               expression: expression))
         }
@@ -90,14 +96,29 @@ package struct ResourceSeal {
         self.rules = rules
     }
 
+    /// Steps a seal's rules may take over one bundle before the check gives up and says so.
+    static let matchingBudget = 500_000_000
+
     /// The rule that decides `path`: the highest weight among those that match; on equal weight an
     /// omitting rule wins (real seals leave out `Info.plist` by `^Info\.plist$` omit 20 against `^` 20).
-    package func rule(for path: String) -> Rule? {
+    /// Throws ``BudgetExhausted`` once the rules have taken `budget` steps.
+    package func rule(for path: String, budget: inout Int) throws(BudgetExhausted) -> Rule? {
+        let scalars = path.unicodeScalars.map(\.value)
         var best: Rule?
-        for rule in rules where rule.expression.matches(path) {
+        for rule in rules {
+            guard let matched = rule.expression.matches(scalars, budget: &budget) else { throw BudgetExhausted() }
+            guard matched else { continue }
             guard let current = best else { best = rule; continue }
             if rule.weight > current.weight || (rule.weight == current.weight && rule.omit && !current.omit) { best = rule }
         }
         return best
     }
+
+    /// ``rule(for:budget:)`` for one path, with the whole budget.
+    package func rule(for path: String) -> Rule? {
+        var budget = Self.matchingBudget
+        return try? rule(for: path, budget: &budget)
+    }
+
+    package struct BudgetExhausted: Error {}
 }

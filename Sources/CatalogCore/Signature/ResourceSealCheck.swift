@@ -30,9 +30,22 @@ package enum ResourceSealCheck {
             add(.signatureUnreadable, "", "\(files.describe(base)) leads out of the build: its files were not checked")
             return findings
         }
+        // The rules come from the file: their matching is bounded, and running out says so.
+        var budget = ResourceSeal.matchingBudget
+        var exhausted = false
+        func rule(_ path: String) -> ResourceSeal.Rule? {
+            guard !exhausted else { return nil }
+            do {
+                return try seal.rule(for: path, budget: &budget)
+            } catch {
+                exhausted = true
+                return nil
+            }
+        }
         // One listing per folder gives every path and what it is; nested code a `nested` rule
         // covers is one entry, not walked into.
         var present: [String: FolderEntries.Kind] = [:]
+        var ruled: [String: ResourceSeal.Rule] = [:]
         var walked = 0
         var pending = [""]
         while let folder = pending.popLast(), walked <= maximumFiles {
@@ -41,7 +54,9 @@ package enum ResourceSealCheck {
                 guard !(folder.isEmpty && name == "_CodeSignature"), !excluded.contains(path) else { continue }
                 walked += 1
                 present[path] = kind
-                if kind == .directory && !(isBundle(name) && seal.rule(for: path)?.nested == true) { pending.append(path) }
+                // Only a folder that may be nested code needs its rule now; the others' when unlisted.
+                if kind == .directory, isBundle(name), let found = rule(path) { ruled[path] = found }
+                if kind == .directory && !(isBundle(name) && ruled[path]?.nested == true) { pending.append(path) }
             }
         }
         if walked > maximumFiles {
@@ -57,6 +72,12 @@ package enum ResourceSealCheck {
         }
 
         for (path, entry) in seal.entries {
+            // A sealed path that would leave the bundle, or is no path at all, is never read.
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard !path.hasPrefix("/"), !path.contains("\0"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+                add(.signatureUnreadable, path, "the seal lists '\(path)', which is not a path inside the bundle: it was not read")
+                continue
+            }
             let found = kind(path)
             switch entry {
             case .file(let sha1, let sha256, let optional):
@@ -99,9 +120,13 @@ package enum ResourceSealCheck {
         // What the rules cover but the seal does not list: added files and nested code.
         for (path, found) in present where seal.entries[path] == nil {
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            let isNestedCode = found == .directory && isBundle(name) && seal.rule(for: path)?.nested == true
-            guard found != .directory || isNestedCode, let rule = seal.rule(for: path), !rule.omit else { continue }
+            let isNestedCode = found == .directory && isBundle(name) && ruled[path]?.nested == true
+            guard found != .directory || isNestedCode, let decided = ruled[path] ?? rule(path), !decided.omit else { continue }
             add(.resourceAdded, path, isNestedCode ? "the nested code \(path) is not in the seal" : "\(path) is not in the seal, whose rules cover it")
+        }
+        if exhausted {
+            add(.signatureUnreadable, "", "the seal's rules took more than \(ResourceSeal.matchingBudget) steps: files it does not "
+                + "list were not all checked for additions")
         }
         return findings.sorted { ($0.path, $0.code.rawValue) < ($1.path, $1.code.rawValue) }
     }
