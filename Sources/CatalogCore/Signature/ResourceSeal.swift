@@ -85,7 +85,7 @@ package struct ResourceSeal {
             }
             let expression: ResourceRulePattern
             do {
-                expression = try ResourceRulePattern(pattern)
+                expression = try ResourceRulePattern.cached(pattern)
             } catch let error as DecodeError {
                 throw fail("the rule \(pattern) is not a regular expression this reader matches faithfully: \(error.reason)")
             }

@@ -46,6 +46,8 @@ package enum ResourceSealCheck {
         // covers is one entry, not walked into.
         var present: [String: FolderEntries.Kind] = [:]
         var ruled: [String: ResourceSeal.Rule] = [:]
+        // Real iOS seals have no nested rule: then no folder is nested code, and none needs a rule.
+        let hasNested = seal.rules.contains(where: \.nested)
         var walked = 0
         var pending = [""]
         while let folder = pending.popLast(), walked <= maximumFiles {
@@ -55,7 +57,7 @@ package enum ResourceSealCheck {
                 walked += 1
                 present[path] = kind
                 // Only a folder that may be nested code needs its rule now; the others' when unlisted.
-                if kind == .directory, isBundle(name), let found = rule(path) { ruled[path] = found }
+                if kind == .directory, hasNested, isBundle(name), let found = rule(path) { ruled[path] = found }
                 if kind == .directory && !(isBundle(name) && ruled[path]?.nested == true) { pending.append(path) }
             }
         }
