@@ -26,19 +26,17 @@ public enum CatalogCommand {
         VerifyCommand.self,
     ] }
 
-    static let overview = """
-        OVERVIEW: Index Apple provisioning profiles and app builds into SQLite and query them.
-
-        USAGE: catalog [--db <path>] [--format <format>] <subcommand>
-
-        OPTIONS:
-          --db <path>                 The catalogue (also after the subcommand; default $CATALOG_DB).
-          --format <format>, --json   Output format of query commands (also after the subcommand).
-          --version                   Show the version.
-          -h, --help                  Show help information.
-
-        SUBCOMMANDS:
-        """
+    /// The main help's head, wrapped to `width` as the rest is.
+    static func overview(width: Int) -> String {
+        HelpText.wrap("OVERVIEW: Index Apple provisioning profiles and app builds into SQLite and query them.", width: width)
+            .joined(separator: "\n") + "\n\nUSAGE: catalog [--db <path>] [--format <format>] [--width <n>] <subcommand>\n\nOPTIONS:\n"
+            + HelpText.row("--db <path>", "The catalogue (also after the subcommand; default $CATALOG_DB).", width: width)
+            + HelpText.row("--format <format>, --json", "Output format of query commands (also after the subcommand).", width: width)
+            + HelpText.row("--width <n>", "Fit tables to N columns, 0 for no limit (also after the subcommand).", width: width)
+            + HelpText.row("--version", "Show the version.", width: width)
+            + HelpText.row("-h, --help", "Show help information.", width: width)
+            + "\nSUBCOMMANDS:\n"
+    }
 
     /// Runs the command on a thread with the stack decoding needs (``DecodingStack``), as the main
     /// thread's is whatever `ulimit -s` gave the process.
@@ -78,19 +76,19 @@ public enum CatalogCommand {
         }
         switch first {
         case "-h", "--help":
-            context.out(mainHelp)
+            context.out(mainHelp(width: context.helpWidth))
             return 0
         case "--version":
             context.out(version + "\n")
             return 0
         case "help":
-            guard arguments.count > 1 else { context.out(mainHelp); return 0 }
+            guard arguments.count > 1 else { context.out(mainHelp(width: context.helpWidth)); return 0 }
             if arguments[1] == "--markdown" {
                 context.out(markdownReference)
                 return 0
             }
             guard let command = command(named: arguments[1]) else { return unknownSubcommand(arguments[1], context) }
-            context.out(command.help(width: context.terminalWidth ?? 80))
+            context.out(command.help(width: context.helpWidth))
             return 0
         default:
             break
@@ -99,7 +97,7 @@ public enum CatalogCommand {
         let rest = Array(arguments.dropFirst())
         // -h/--help anywhere before a `--` asks for help.
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
-            context.out(command.help(width: context.terminalWidth ?? 80))
+            context.out(command.help(width: context.helpWidth))
             return 0
         }
         do {
@@ -139,8 +137,10 @@ public enum CatalogCommand {
         commands.first { $0.name == name }
     }
 
-    static var mainHelp: String {
-        overview + "\n" + commands.map { HelpText.row($0.name, $0.abstract) }.joined()
+    static var mainHelp: String { mainHelp(width: 80) }
+
+    static func mainHelp(width: Int) -> String {
+        overview(width: width) + commands.map { HelpText.row($0.name, $0.abstract, width: width) }.joined()
             + "\n  See 'catalog help <subcommand>' for detailed help.\n"
     }
 

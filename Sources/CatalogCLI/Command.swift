@@ -75,13 +75,13 @@ extension Command {
     static var help: String { help(width: 80) }
 
     static func help(width: Int) -> String {
-        var text = "OVERVIEW: \(abstract)\n"
-        if let discussion { text += "\n\(discussion)\n" }
+        var text = HelpText.wrap("OVERVIEW: \(abstract)", width: width).joined(separator: "\n") + "\n"
+        if let discussion { text += "\n" + HelpText.wrap(discussion, width: width).joined(separator: "\n") + "\n" }
         text += "\n\(usage(width: width))\n"
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
             for argument in arguments {
-                text += HelpText.row("<\(argument.name)>", argument.help)
+                text += HelpText.row("<\(argument.name)>", argument.help, width: width)
             }
         }
         text += "\nOPTIONS:\n"
@@ -89,7 +89,7 @@ extension Command {
             var label = option.short.map { "-\($0), " } ?? ""
             label += "--\(option.name)"
             if let value = option.value { label += " <\(value)>" }
-            text += HelpText.row(label, option.help)
+            text += HelpText.row(label, option.help, width: width)
         }
         text += "\nEXAMPLES:\n"
         for example in examples { text += "  \(example)\n" }

@@ -7,6 +7,8 @@ final class CommandContext {
     private(set) var errors = OutputBuffer(FileHandle.standardError)
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
+    /// `--width N` (0: no limit), when given.
+    var widthOverride: Int?
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment

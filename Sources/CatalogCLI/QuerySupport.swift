@@ -84,7 +84,7 @@ enum QuerySupport {
         case .csv:
             context.out(CSVRenderer.render(object: object, terminalSafe: context.terminalWidth != nil))
         case .table:
-            context.out(InspectView(now: options.asOf, color: context.useColor).render(object, width: context.terminalWidth))
+            context.out(InspectView(now: options.asOf, color: context.useColor).render(object, width: context.tableWidth))
         }
     }
 

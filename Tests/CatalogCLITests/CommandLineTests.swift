@@ -53,7 +53,7 @@ import Testing
     @Test func noArgumentsPrintsHelpToStderr() throws {
         let result = try CatalogProcess.run([])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("USAGE: catalog [--db <path>] [--format <format>] <subcommand>"))
+        #expect(result.stderr.contains("USAGE: catalog [--db <path>] [--format <format>] [--width <n>] <subcommand>"))
     }
 
     /// Issue 52 §8: a format written as an option of its own points at the option that takes it.

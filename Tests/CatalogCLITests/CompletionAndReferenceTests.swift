@@ -94,7 +94,8 @@ import Testing
         // Every command has its section.
         let help = try CatalogProcess.run(["--help"]).stdout
         let subcommands = help.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first ?? ""
-        let names = subcommands.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+        // A command's row starts two spaces in; its abstract's continuation lines are indented further.
+        let names = subcommands.split(separator: "\n").filter { !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first }
         #expect(names.count >= 12)
         for name in names { #expect(committed.contains("## `catalog \(name)`"), "\(name)") }
     }

@@ -193,3 +193,38 @@ import Testing
         #expect(text.contains("applinks:service8.example.com"), "a long value continues, nothing is lost")
     }
 }
+
+/// Issue 52 §3: cron mail can be narrowed. Tables honour `COLUMNS` when stdout is not a terminal,
+/// and `--width N` (0: no limit) wins; help wraps at the width.
+@Suite(.timeLimit(.minutes(10))) struct CronWidthTests {
+    typealias Catalogue = QueryCommandTests.Catalogue
+
+    static func widest(_ text: String) -> Int { text.split(separator: "\n").map(\.count).max() ?? 0 }
+
+    @Test func columnsAndWidthNarrowTablesOffATerminal() throws {
+        let catalogue = try Catalogue()
+        let command = ["expiring", "--format", "table", "--as-of", "2026-11-20", "--days", "60"]
+        let unlimited = try catalogue.run(command)
+        #expect(Self.widest(unlimited.stdout) > 100, "off a terminal with no COLUMNS, no limit")
+        let columns = try catalogue.run(command, environment: ["COLUMNS": "80"])
+        #expect(Self.widest(columns.stdout) <= 80, "\(columns.stdout)")
+        let width = try catalogue.run(command + ["--width", "90"], environment: ["COLUMNS": "200"])
+        #expect(Self.widest(width.stdout) <= 90 && Self.widest(width.stdout) > 80)
+        let none = try catalogue.run(command + ["--width", "0"], environment: ["COLUMNS": "80"])
+        #expect(Self.widest(none.stdout) == Self.widest(unlimited.stdout))
+        // As a global option too, and JSON is never cut.
+        #expect(Self.widest(try catalogue.run(["--width", "80"] + command).stdout) <= 80)
+        #expect(try catalogue.run(["expiring", "--json", "--width", "40", "--as-of", "2026-11-20"]).stdout
+                == (try catalogue.run(["expiring", "--json", "--as-of", "2026-11-20"]).stdout))
+        #expect(try catalogue.run(command + ["--width", "wide"]).status == 64)
+    }
+
+    @Test func helpWrapsAtTheWidth() throws {
+        for command in [[], ["ingest"], ["expiring"], ["verify"], ["crash"], ["report"], ["prune"], ["builds"], ["devices"]] {
+            let help = try CatalogProcess.run(command + ["--help"], environment: ["COLUMNS": "80"])
+            #expect(help.status == 0)
+            let long = help.stdout.split(separator: "\n").filter { $0.count > 80 }
+            #expect(long.isEmpty, "\(command): \(long)")
+        }
+    }
+}

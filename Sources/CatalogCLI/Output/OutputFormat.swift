@@ -13,9 +13,14 @@ enum OutputFormat: String, CaseIterable {
                                     help: "table, json, ndjson or csv (default: table on a terminal, else json).",
                                     choices: allCases.map(\.rawValue))
     static let jsonFlag = Flag(name: "json", help: "Shorthand for --format json.")
-    static let options: [any OptionHandle] = [formatOption, jsonFlag]
+    static let widthOption = ValueOption(name: "width", value: "n",
+                                         help: "Fit tables to N columns (0: no limit), terminal or not, e.g. for cron mail\n(default: the terminal's width, else $COLUMNS, else no limit).")
+    static let options: [any OptionHandle] = [formatOption, jsonFlag, widthOption]
 
     static func from(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OutputFormat {
+        if arguments.given(widthOption) {
+            context.widthOverride = try arguments.integer(widthOption, default: 0, range: 0...10_000)
+        }
         if let text = try arguments.choice(formatOption) {
             if arguments[jsonFlag], text != "json" {
                 throw UsageError(message: "--json conflicts with --format \(text)")

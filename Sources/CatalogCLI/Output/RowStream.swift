@@ -89,7 +89,7 @@ struct RowStream {
         switch format {
         case .json: context.out(count == 0 ? "[]\n" : "\n]\n")
         case .table where count > 0:
-            context.out(TableRenderer(columns: columns, width: context.terminalWidth, color: context.useColor).render(tableRows))
+            context.out(TableRenderer(columns: columns, width: context.tableWidth, color: context.useColor).render(tableRows))
         default: break
         }
         if count == 0, context.stderrIsTerminal, format != .json { context.err("(no results)\n") }
