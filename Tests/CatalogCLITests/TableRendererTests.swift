@@ -137,4 +137,21 @@ import Testing
         #expect(RelativeTime.days(.int(-1)) == "expired 1 day ago")
         #expect(RelativeTime.days(.null) == "")
     }
+
+    /// Issue 52 §4: Xcode-managed names differ only at their end; shortened to their start they would
+    /// all read `iOS Team Provisio…`, so those keep their end. A name that stands apart keeps its start.
+    @Test func namesThatWouldReadAlikeKeepTheirEnd() {
+        let columns = [Column(key: "uuid", header: "UUID"), Column(key: "name", header: "NAME")]
+        let names = ["iOS Team Provisioning Profile: com.example.app", "iOS Team Provisioning Profile: com.example.app.widget",
+                     "iOS Team Provisioning Profile: com.example.other", "Example Distribution For The Store"]
+        let records = names.enumerated().map { index, name in
+            JSONValue.object([("uuid", .string("080B4AFF-C595-4955-AEED-8B8810E698F\(index)")), ("name", .string(name))])
+        }
+        let lines = TableRenderer(columns: columns, width: 62, color: false).render(records).split(separator: "\n").dropFirst()
+        #expect(lines.allSatisfy { $0.count <= 62 })
+        let shown = lines.map { String($0.dropFirst(38)) }
+        #expect(Set(shown).count == names.count, "every row tells itself apart: \(shown)")
+        #expect(shown[0].hasSuffix("example.app") && shown[1].hasSuffix("app.widget") && shown[2].hasSuffix("example.other"), "\(shown)")
+        #expect(shown[3].hasPrefix("Example Distribution"), "\(shown)")
+    }
 }

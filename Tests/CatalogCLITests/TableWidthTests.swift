@@ -18,8 +18,9 @@ import Testing
         let fixtures = CatalogProcess.fixtures
         let window = ["--days", "400"] + asOf
         return [
-            (["expiring"] + window, ["TYPE", "EXPIRES", "LEFT", "BY", "NAME"]),
-            (["expiring", "--include-expired", "--include-superseded", "--all-locations"] + window, ["TYPE", "EXPIRES", "LEFT", "BY", "NAME"]),
+            (["expiring"] + window, ["TYPE", "EXPIRES", "LEFT", "BY", "TEAM", "NAME"]),
+            // Issue 52 §4: TEAM before free text; at 80, beside `expired 4567 days ago`, the name goes first.
+            (["expiring", "--include-expired", "--include-superseded", "--all-locations"] + window, ["TYPE", "EXPIRES", "LEFT", "BY", "TEAM"]),
             (["expiring", "--builds", "--include-expired"] + window, ["EXPIRES", "LEFT", "BUNDLE ID", "VERSION"]),
             (["profiles"] + asOf, ["UUID", "NAME", "TEAM", "EXPIRES"]),
             (["profiles", "--bundle-id", "com.example.app"] + asOf, ["UUID", "NAME", "TEAM", "EXPIRES"]),

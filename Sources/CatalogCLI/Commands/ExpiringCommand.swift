@@ -29,8 +29,8 @@ enum ExpiringCommand: Command {
 
     /// Profiles and certificates in one table, each row under its own keys: a certificate's
     /// `not_after`, `common_name` and `sha1` fill the columns a profile fills with its effective
-    /// expiry, name and UUID. A narrow table keeps when, what and why, then the name, long before
-    /// the UUID.
+    /// expiry, name and UUID. A narrow table keeps when, what and why, then the team and the name,
+    /// long before the UUID.
     static let columns: [Column] = [
         Column(key: "type", header: "TYPE"),
         Column(key: "effective_expiration_date", header: "EXPIRES", display: RelativeTime.day, alternatives: ["not_after"]),
@@ -42,8 +42,8 @@ enum ExpiringCommand: Command {
         Column(key: "uuid", header: "UUID / SHA-1", alternatives: ["sha1"]),
         Column(key: "profile_count", header: "PROFILES"),
         Column(key: "superseded_by", header: "SUPERSEDED BY"),
-    ].ranked(["effective_expiration_date", "days_left", "type", "expiry_cause", "name", "superseded_by", "uuid",
-              "kind", "team_id", "profile_count"])
+    ].ranked(["effective_expiration_date", "days_left", "type", "expiry_cause", "team_id", "name", "superseded_by", "uuid",
+              "kind", "profile_count"])
 
     static let buildColumns: [Column] = [
         Column(key: "type", header: "TYPE"),

@@ -36,10 +36,19 @@ struct TableRenderer {
             (visible, widths) = fit(columns, cells, natural, width)
         }
         let paths = visible.map { index in columns[index].cut == .path ? PathCut(cells.map { $0[index] }) : nil }
+        // Names shortened to the same start (Xcode's `iOS Team Provisioning Profile: …`) would read
+        // alike: those keep their end instead, where they differ.
+        let alike: [Set<String>] = visible.map { index in
+            guard (columns[index].cut ?? .end) == .end else { return [] }
+            var originals: [String: Set<String>] = [:]
+            for row in cells { originals[DisplayWidth.fit(row[index], widths[index]), default: []].insert(row[index]) }
+            return Set(originals.values.filter { $0.count > 1 }.joined())
+        }
         func fitted(_ row: [String]) -> [String] {
             visible.enumerated().map { position, index in
                 let cell = row[index]
                 if let cut = paths[position] { return cut.fit(cell, widths[index]) }
+                if alike[position].contains(cell) { return DisplayWidth.fit(cell, widths[index], cut: .middle) }
                 return DisplayWidth.fit(cell, widths[index], cut: columns[index].cut ?? .end)
             }
         }
