@@ -145,7 +145,10 @@ import Testing
 
     @Test func theMainHelpSaysShowTakesANameToo() throws {
         let help = try CatalogProcess.run(["--help"])
-        let line = help.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("show ") }
-        #expect(line?.contains("name") == true, "\(help.stdout)")
+        // The row and its continuation lines (help wraps at 80 columns).
+        let lines = help.stdout.split(separator: "\n")
+        let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("show ") })
+        let row = ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("   ") }).joined(separator: " ")
+        #expect(row.contains("name"), "\(help.stdout)")
     }
 }
