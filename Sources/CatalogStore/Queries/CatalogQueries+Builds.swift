@@ -100,7 +100,7 @@ extension CatalogQueries {
             SELECT \(Self.buildColumns(dialect))\(matchColumns)
             FROM builds b LEFT JOIN profiles p ON p.uuid = b.profile_uuid \(matchJoin)
             \(clauses.sql)
-            ORDER BY b.bundle_id\(dialect.nullsFirst), b.version_sort DESC, b.build_sort DESC,
+            ORDER BY \(dialect.ignoringCase("b.bundle_id"))\(dialect.nullsFirst), b.bundle_id, b.version_sort DESC, b.build_sort DESC,
                      b.archived_at DESC\(dialect.nullsLast), b.path, b.host
             """
         if let limit = filter.limit {

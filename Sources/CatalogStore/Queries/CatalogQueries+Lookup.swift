@@ -27,7 +27,7 @@ extension CatalogQueries {
         if matches.isEmpty {
             matches = try db.rows("""
                 SELECT sha1, common_name FROM certificates WHERE \(dialect.containsIgnoringCase("common_name"))
-                ORDER BY common_name, sha1
+                ORDER BY \(dialect.ignoringCase("common_name")), common_name, sha1
                 """, [.text(text)]).map { CertificateMatch(sha1: $0.string("sha1") ?? "", commonName: $0.string("common_name")) }
         }
         return matches
@@ -48,7 +48,7 @@ extension CatalogQueries {
             SELECT uuid, name FROM profiles WHERE \(dialect.equalsIgnoringCase("name")) ORDER BY creation_date DESC, uuid
             """)
         if !exact.isEmpty { return exact }
-        return try matches("SELECT uuid, name FROM profiles WHERE \(dialect.containsIgnoringCase("name")) ORDER BY name, uuid")
+        return try matches("SELECT uuid, name FROM profiles WHERE \(dialect.containsIgnoringCase("name")) ORDER BY \(dialect.ignoringCase("name")), name, uuid")
     }
 }
 

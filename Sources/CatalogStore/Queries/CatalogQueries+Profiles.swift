@@ -50,7 +50,8 @@ extension CatalogQueries {
     package func forEachProfile(_ filter: ProfileFilter, _ body: (ProfileSummary) throws -> Void) throws {
         let clauses = profileClauses(filter)
         var parameters = Self.hostParameters(filter.host) + clauses.parameters
-        let order = filter.expiringBy != nil ? "p.effective_expiration_date, p.name, p.uuid" : "p.name, p.uuid"
+        let name = "\(dialect.ignoringCase("p.name")), p.name, p.uuid"
+        let order = filter.expiringBy != nil ? "p.effective_expiration_date, \(name)" : name
         let columns = Self.profileColumns(dialect, onHost: filter.host != nil)
         let location = Self.profileLocationJoin(dialect, onHost: filter.host != nil)
         var sql = "SELECT \(columns) FROM profiles p \(location) \(clauses.sql) ORDER BY \(order)"

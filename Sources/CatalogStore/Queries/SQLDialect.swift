@@ -28,6 +28,12 @@ enum SQLDialect: Sendable {
              "lower(\(column)) = lower(?)")
     }
 
+    /// An ORDER BY term sorting `column` ignoring ASCII case, as people read names; callers follow it
+    /// with the column itself so the order stays total.
+    func ignoringCase(_ column: String) -> String {
+        pick("\(column) COLLATE NOCASE", "lower(\(column))")
+    }
+
     /// `column` is one of the strings of the bound JSON array, ignoring ASCII case.
     func inJSONArrayIgnoringCase(_ column: String) -> String {
         pick("\(column) COLLATE NOCASE IN (SELECT value FROM json_each(?))",
