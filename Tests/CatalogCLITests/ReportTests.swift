@@ -202,7 +202,7 @@ import Testing
     }
 
     /// What has already expired is counted, not listed, in Markdown, with a command that lists it:
-    /// each command, run, lists every item of its group on the HTML page (exactly, for profiles).
+    /// each command, run, lists exactly the items of its group on the HTML page.
     @Test(arguments: [["--as-of", "2026-11-20", "--days", "90"], ["--as-of", "2027-07-01", "--days", "90"],
                       ["--as-of", "2027-07-01", "--days", "90", "--team", "TEAM123456"]])
     func eachExpiredCountNamesACommandThatListsIt(arguments: [String]) throws {
@@ -229,13 +229,14 @@ import Testing
                 #expect(Set(records.compactMap { $0["uuid"] as? String }) == expired.profiles, "\(command)")
                 #expect(count == expired.profiles.count)
             case "certificates":
-                #expect(expired.certificates.isSubset(of: Set(records.compactMap { $0["sha1"] as? String })), "\(command)")
+                #expect(command.starts(with: ["certificates", "--in-use", "--expired"]))
+                #expect(Set(records.compactMap { $0["sha1"] as? String }) == expired.certificates, "\(command)")
                 #expect(count == expired.certificates.count)
                 #expect(records.allSatisfy { ($0["days_left"] as? Int ?? 0) < 0 })
             default:
-                #expect(command.starts(with: ["expiring", "--builds"]))
-                #expect(expired.builds.isSubset(of: Set(records.compactMap { $0["bundle_id"] as? String })), "\(command)")
-                #expect(count == expired.builds.count)
+                #expect(command.starts(with: ["builds", "--latest", "--expired"]))
+                #expect(Set(records.compactMap { $0["bundle_id"] as? String }) == expired.builds, "\(command)")
+                #expect(count == expired.builds.count && records.count == count)
             }
         }
     }
@@ -250,7 +251,7 @@ import Testing
         let rows = certificates.split(separator: "\n").filter { $0.hasPrefix("| 2") }
         #expect(rows.first?.contains("Featherstonehaugh-Worthington") == true, "the certificate expiring in 70 days first: \(certificates)")
         #expect(rows.allSatisfy { Int($0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)).map { (0...90).contains($0) } == true })
-        #expect(certificates.contains("certificates in use have already expired; `catalog certificates --expired --as-of 2027-07-01` lists them."))
+        #expect(certificates.contains("certificates in use have already expired; `catalog certificates --in-use --expired --as-of 2027-07-01` lists them."))
         let html = try catalogue.run(["report", "--format", "html"] + arguments).stdout
         let timeline = html.components(separatedBy: "<section id=\"timeline\">")[1].components(separatedBy: "</section>")[0]
         #expect(!timeline.contains("mark expired"), "nothing expired on the timeline")

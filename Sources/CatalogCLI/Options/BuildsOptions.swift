@@ -15,9 +15,12 @@ struct BuildsOptions: CommandOptions {
     static let uuid = ValueOption(name: "uuid", value: "uuid", help: "Only builds with an executable or dSYM of this Mach-O UUID (a crash report's;\nany case, dashes optional), with where it is in each.")
     static let since = ValueOption(name: "since", value: "date", help: "Only builds archived (or first seen) on or after this date.")
     static let limit = ValueOption(name: "limit", value: "n", help: "At most N builds.")
+    static let latest = Flag(name: "latest", help: "Only each app's newest build (not the apps nested in it), as the report\ncounts them.")
+    static let expired = Flag(name: "expired", help: "Only builds that no longer launch (launches_until before --as-of's UTC day);\nwith --latest, apps whose newest build no longer launches.")
+    static let launching = Flag(name: "launching", help: "Only builds that still launch, or that nothing is known to stop.")
     static let presence = QuerySupport.presenceOptions("builds")
     static let declared = QuerySupport.commonOptions + [
-        version, build, team, profile, uuid, since, limit, QuerySupport.asOfOption, QuerySupport.hostOption,
+        version, build, team, profile, uuid, since, limit, latest, expired, launching, QuerySupport.asOfOption, QuerySupport.hostOption,
     ] + presence.options
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -39,6 +42,12 @@ struct BuildsOptions: CommandOptions {
         query = try QueryOptions(arguments, context)
         filter.now = query.asOf
         filter.archivedBy = DaysLeft.end(0, after: query.asOf)
+        filter.latestOfEachApp = arguments[Self.latest]
+        switch try arguments.either(Self.expired, or: Self.launching) {
+        case true?: filter.launch = .stopped(dayStart: DaysLeft.start(query.asOf))
+        case false?: filter.launch = .launching(dayStart: DaysLeft.start(query.asOf))
+        case nil: break
+        }
         filter.host = query.host
         if arguments.value(Self.limit) != nil { filter.limit = try arguments.integer(Self.limit, default: 0, range: 1...Int(Int32.max)) }
         self.filter = filter

@@ -20,8 +20,9 @@ struct CertificatesOptions: CommandOptions {
     static let expired = Flag(name: "expired", help: "Only certificates expired (days_left < 0: before --as-of's UTC day).")
     static let valid = Flag(name: "valid", help: "Only certificates not expired (days_left >= 0).")
     static let name = ValueOption(name: "name", value: "text", help: "Only certificates whose common name contains this text (any case).")
+    static let inUse = Flag(name: "in-use", help: "Only certificates an installed profile lists (created by --as-of's day),\nprofile_count counting those profiles, as the report does.")
     static let declared = QuerySupport.commonOptions + [
-        expiring, days, QuerySupport.asOfOption, team, type, expired, valid, name,
+        expiring, days, QuerySupport.asOfOption, team, type, expired, valid, name, inUse,
     ]
 
     init(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -43,6 +44,12 @@ struct CertificatesOptions: CommandOptions {
         }
         filter.expired = try arguments.either(Self.expired, or: Self.valid)
         filter.nameContains = arguments.value(Self.name)
+        if arguments[Self.inUse] {
+            var users = CatalogQueries.ProfileFilter()
+            users.scope = .installed
+            users.createdBy = DaysLeft.end(0, after: query.asOf)
+            filter.usedBy = users
+        }
         self.filter = filter
     }
 

@@ -29,12 +29,12 @@ struct MarkdownReport {
                 + " | \(counts.values.reduce(0, +)) |\n"
         }
         text += section("Expiring within \(data.days) days", data.expiringSoon, empty: "No installed profile expires in the window.",
-                        all: data.command("expiring --days \(data.days) --include-superseded"))
+                        all: data.expiringProfilesCommand)
         text += "\n### Expired but still installed\n\n"
         text += expired(data.expiredInstalled.count, "installed profile has", "installed profiles have", "expired",
                         data.expiredProfilesCommand) ?? "No expired profile is installed.\n"
         text += table("Certificates by expiry", data.certificatesInWindow, empty: "No certificate in use expires in the window.",
-                      all: data.command("certificates --expiring --days \(data.days)"),
+                      all: data.expiringCertificatesCommand,
                       header: "| Expires | Days | Team | Common name | Profiles |\n|---|---:|---|---|---:|\n") { item in
             [day(item.expires), String(item.daysLeft), Self.escape(item.teamID), Self.escape(item.name), String(item.profileCount)]
         }
@@ -42,7 +42,7 @@ struct MarkdownReport {
                         data.expiredCertificatesCommand).map { "\n" + $0 } ?? ""
         text += table("Latest build per app", data.launchingBuilds,
                       empty: data.builds.isEmpty ? "No build is catalogued." : "No app's latest build still launches.",
-                      all: data.command("builds"),
+                      all: data.launchingBuildsCommand,
                       header: "| App | Version | Profile | Launches until | Days |\n|---|---|---|---|---:|\n") { build in
             [Self.escape(build.bundleID), Self.escape(build.version), Self.escape(build.profileKind ?? "–"),
              build.launchesUntil.map(day) ?? build.noLimitText, build.daysLeft.map(String.init) ?? "–"]

@@ -98,8 +98,17 @@ struct ReportData {
                         expires: date, daysLeft: daysLeft(date), status: status(date),
                         supersededBy: profile.supersededBy, profileCount: 0)
         }
-        let certificates = try queries.expiringCertificates(from: DaysLeft.start(asOf), to: end, includeExpired: true, scope: .installed,
-                                                            teamID: teamID).compactMap { certificate -> Item? in
+        // The same filters as the commands the report cites (``expiredCertificatesCommand`` and
+        // the others), so its counts are theirs.
+        var certificateFilter = CatalogQueries.CertificateFilter()
+        certificateFilter.now = DaysLeft.start(asOf)
+        certificateFilter.notAfterTo = end
+        certificateFilter.teamID = teamID
+        var users = CatalogQueries.ProfileFilter()
+        users.scope = .installed
+        users.createdBy = filter.createdBy
+        certificateFilter.usedBy = users
+        let certificates = try queries.certificates(certificateFilter).compactMap { certificate -> Item? in
             guard let date = certificate.notAfter else { return nil }
             return Item(isCertificate: true, name: certificate.commonName ?? "", teamID: certificate.teamID ?? "–",
                         subject: "certificates", identifier: certificate.sha1, kind: "certificate",
@@ -110,14 +119,10 @@ struct ReportData {
         buildFilter.teamID = teamID
         buildFilter.now = asOf
         buildFilter.archivedBy = DaysLeft.end(0, after: asOf)
-        var seen = Set<String>()
-        let builds = try queries.builds(buildFilter).compactMap { build -> Build? in
-            // Newest version first per app: the first row of each bundle id is its latest build.
-            guard let bundle = build.bundleID, build.parentBundleID == nil, seen.insert(bundle.lowercased()).inserted else {
-                return nil
-            }
+        buildFilter.latestOfEachApp = true
+        let builds = try queries.builds(buildFilter).map { build -> Build in
             let until = build.launchesUntil
-            return Build(bundleID: bundle, version: build.formattedVersion, source: build.sourceKind.rawValue,
+            return Build(bundleID: build.bundleID ?? "", version: build.formattedVersion, source: build.sourceKind.rawValue,
                          launchesUntil: until, launchesUntilCause: build.launchesUntilCause, daysLeft: until.map(daysLeft),
                          status: until.map(status),
                          profileKind: build.profileKind?.rawValue, path: build.path)
@@ -146,12 +151,15 @@ struct ReportData {
     /// expired is counted apart, not drawn at the timeline's start.
     var timelineItems: [Item] { (expiringSoon + certificatesInWindow).sorted { $0.expires < $1.expires } }
 
-    /// The commands that list what has expired: exactly the expired profiles; every expired
-    /// certificate (those in use among them); every present build that no longer launches (the
-    /// latest of each app among them).
+    /// The commands that list exactly what the report counts: the expired installed profiles, the
+    /// expired certificates in use, the apps whose latest build no longer launches; and in full,
+    /// the tables it cuts.
     var expiredProfilesCommand: String { command("profiles --installed --expired") }
-    var expiredCertificatesCommand: String { command("certificates --expired") }
-    var expiredBuildsCommand: String { command("expiring --builds --include-expired --days 0") }
+    var expiredCertificatesCommand: String { command("certificates --in-use --expired") }
+    var expiredBuildsCommand: String { command("builds --latest --expired") }
+    var expiringProfilesCommand: String { command("expiring --days \(days) --include-superseded") }
+    var expiringCertificatesCommand: String { command("certificates --in-use --expiring --days \(days)") }
+    var launchingBuildsCommand: String { command("builds --latest --launching") }
 
     /// The command that lists one of the report's groups in full, for the same day and team:
     /// `catalog` and `arguments`, then `--as-of` (the report's day; the day rule makes any time on

@@ -17,6 +17,12 @@ extension CatalogQueries {
         /// with `launchesFrom`, within the window. A build nothing stops (App Store) is never one.
         package var launchesUntilBy: Date?
         package var launchesFrom: Date?
+        /// Only builds that still launch on a day, or only those that stopped before it; with
+        /// `latestOfEachApp`, judged on each app's latest build (an app whose latest build stopped).
+        package var launch: LaunchState?
+        /// Only each app's newest build (the first of its bundle id in this order), not the apps
+        /// nested in it: what the report calls an app's latest build.
+        package var latestOfEachApp = false
         /// Only builds this device may install at `now`: the embedded profile lists it or
         /// provisions all devices and is not an App Store profile, and the build still launches.
         package var installableBy: String?
@@ -103,10 +109,11 @@ extension CatalogQueries {
             ORDER BY \(dialect.ignoringCase("b.bundle_id"))\(dialect.nullsFirst), b.bundle_id, b.version_sort DESC, b.build_sort DESC,
                      b.archived_at DESC\(dialect.nullsLast), b.path, b.host
             """
-        if let limit = filter.limit {
+        if let limit = filter.limit, !filter.latestOfEachApp, filter.launch == nil {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
+        var apps = Set<String>(), kept = 0
         // Handed on a page at a time, each page's signing facts read by two queries.
         var page: [(id: Int64, checked: Bool, build: BuildSummary)] = []
         func flush() throws {
@@ -119,11 +126,34 @@ extension CatalogQueries {
         }
         try db.eachRow(sql, parameters) { row in
             var summary = try BuildSummary(row)
+            if filter.latestOfEachApp {
+                guard summary.parentBundleID == nil, let bundle = summary.bundleID, apps.insert(bundle.lowercased()).inserted else { return }
+            }
+            if let launch = filter.launch, !launch.holds(for: summary.launchesUntil) { return }
+            if filter.latestOfEachApp || filter.launch != nil {
+                guard kept < filter.limit ?? .max else { return }
+                kept += 1
+            }
             if let uuid = filter.binaryUUID { summary.binaryMatch = BuildSummary.BinaryMatch(uuid: uuid, row) }
             page.append((row.int64("build_id") ?? 0, row.bool("signing_checked") ?? false, summary))
             if page.count == Self.signingPage { try flush() }
         }
         try flush()
+    }
+
+    /// Whether a build launches on a day (`--launching`, `--expired`), by its stored launch limit.
+    package enum LaunchState: Sendable, Equatable {
+        /// Still launches on the day starting at this instant, or nothing is known to stop it.
+        case launching(dayStart: Date)
+        /// Stopped launching before the day starting at this instant.
+        case stopped(dayStart: Date)
+
+        func holds(for until: Date?) -> Bool {
+            switch self {
+            case .launching(let start): return until.map { $0 >= start } ?? true
+            case .stopped(let start): return until.map { $0 < start } ?? false
+            }
+        }
     }
 
     /// Builds per page of ``forEachBuild(_:_:)``: the ids one signing query lists.

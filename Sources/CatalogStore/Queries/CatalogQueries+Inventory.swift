@@ -14,6 +14,9 @@ extension CatalogQueries {
         /// true: expired at `now`; false: still valid; nil: either.
         package var expired: Bool?
         package var nameContains: String?
+        /// Only certificates a profile this filter selects lists (`--in-use`: installed profiles),
+        /// each counted by those profiles, superseded ones included, as the report counts them.
+        package var usedBy: ProfileFilter?
         package var now = Date()
 
         package init() {}
@@ -36,7 +39,7 @@ extension CatalogQueries {
             clauses.add(expired ? "c.not_after < ?" : "c.not_after >= ?", SQLValue(filter.now))
         }
         if let name = filter.nameContains { clauses.add(dialect.fragment(dialect.containsIgnoringCase("c.common_name")), .text(name)) }
-        return try db.rows("""
+        let certificates = try db.rows("""
             SELECT c.sha1, c.common_name, c.type AS certificate_type,
                    \(Self.certificateTeam) AS team_id,
                    c.organization, c.issuer_common_name, c.serial,
@@ -45,6 +48,8 @@ extension CatalogQueries {
                    c.sha256
             FROM certificates c \(clauses.sql) ORDER BY c.not_after, c.sha1
             """, clauses.parameters).map(CertificateSummary.init)
+        guard let users = filter.usedBy else { return certificates }
+        return try certificates.compactMap { try counted($0, usedBy: users, includeSuperseded: true) }
     }
 
     /// Every device with how many profiles (and live profiles) list it, most used first.

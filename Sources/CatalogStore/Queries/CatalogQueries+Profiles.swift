@@ -184,9 +184,9 @@ extension CatalogQueries {
             """, clauses.parameters).map(CertificateSummary.init)
     }
 
-    /// `certificate` as a listing of the profiles `users` selects (its scope, host, team and kind;
-    /// its other filters aside) shows it: counted by the profiles that list it and that nothing
-    /// supersedes — nil when there are none — or, with `includeSuperseded`, by all of them, then
+    /// `certificate` as a listing of the profiles `users` selects (its scope, host, team, kind and
+    /// creation bound; its other filters aside) shows it: counted by the profiles that list it and
+    /// that nothing supersedes — nil when there are none — or, with `includeSuperseded`, by all of them, then
     /// marked `supersededBy` (one that supersedes them) when only superseded profiles list it.
     package func counted(_ certificate: CertificateSummary, usedBy users: ProfileFilter,
                          includeSuperseded: Bool) throws -> CertificateSummary? {
@@ -195,6 +195,7 @@ extension CatalogQueries {
         filter.host = users.host
         filter.teamID = users.teamID
         filter.kind = users.kind
+        filter.createdBy = users.createdBy
         filter.certificateSHA1s = [certificate.sha1]
         let clauses = profileClauses(filter)
         guard let row = try db.firstRow("""
