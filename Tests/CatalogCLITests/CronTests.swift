@@ -64,14 +64,63 @@ import Testing
                 try FileManager.default.copyItem(atPath: CatalogProcess.fixtures + "/plists/app-xml.plist", toPath: folder + "/App/Info.plist")
             }
         }
+        // The chat webhook is a local receiver that keeps what it is sent.
+        let webhook = try WebhookReceiver(folder: root)
+        defer { webhook.stop() }
         var environment = ["PATH": "/usr/bin:/bin", "HOME": root, "SHELL": "/bin/sh"]
-        for (name, value) in crontab.variables { environment[name] = relocate(value) }
+        for (name, value) in crontab.variables {
+            environment[name] = name.hasSuffix("WEBHOOK_URL") ? webhook.url : relocate(value)
+        }
         for job in jobs {
             let (status, printed) = try CatalogProcess.runAsScheduled("/bin/sh", ["-c", relocate(job)],
                                                                       environment: environment)
             #expect(status == 0, "\(job): \(printed)")
             #expect(printed.isEmpty, "cron would mail this for '\(job)': \(printed)")
         }
+        if jobs.contains(where: { $0.contains("WEBHOOK_URL") }) {
+            let posted = try #require(webhook.received(), "the report job posted nothing")
+            let message = try CatalogProcess.json(posted) as? [String: Any]
+            #expect((message?["text"] as? String)?.hasPrefix("## Provisioning report") == true, "\(posted)")
+        }
+    }
+
+    /// A local HTTP server (python3's) standing in for a Slack or Teams webhook: answers every POST
+    /// 200 and keeps the last body in a file.
+    struct WebhookReceiver {
+        let process = Process()
+        let url: String
+        let bodyFile: String
+
+        init(folder: String) throws {
+            bodyFile = folder + "/webhook-body.json"
+            let script = """
+                import http.server, sys
+                class H(http.server.BaseHTTPRequestHandler):
+                    def do_POST(self):
+                        body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
+                        open(sys.argv[1], 'wb').write(body)
+                        self.send_response(200); self.end_headers(); self.wfile.write(b'ok')
+                    def log_message(self, *a): pass
+                s = http.server.HTTPServer(('127.0.0.1', 0), H)
+                open(sys.argv[2] + '.tmp', 'w').write(str(s.server_address[1]))
+                import os; os.rename(sys.argv[2] + '.tmp', sys.argv[2])
+                s.serve_forever()
+                """
+            let portFile = folder + "/webhook-port"
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", script, bodyFile, portFile]
+            try process.run()
+            var port: String?
+            for _ in 0..<200 where port == nil {
+                port = try? String(contentsOfFile: portFile, encoding: .utf8)
+                if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            url = "http://127.0.0.1:\(try #require(port, "the webhook receiver did not start"))/services/T0000/B0000/XXXXXXXX"
+        }
+
+        func received() -> String? { try? String(contentsOfFile: bodyFile, encoding: .utf8) }
+        /// SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
+        func stop() { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
     }
 
     /// The README's fleet crontab (a build host ingesting into the PostgreSQL catalogue), run as cron
