@@ -24,6 +24,7 @@ public enum CatalogCommand {
         DecodeCommand.self,
         CompletionsCommand.self,
         VerifyCommand.self,
+        InstallCommand.self,
     ] }
 
     /// The main help's head, wrapped to `width` as the rest is.

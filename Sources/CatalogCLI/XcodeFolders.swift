@@ -20,4 +20,54 @@ enum XcodeFolders {
     }
 
     static func home(_ context: CommandContext) -> String { context.environment["HOME"] ?? NSHomeDirectory() }
+
+    /// Where the selected Xcode reads installed profiles (`catalog install` without `--dir`): Xcode 16
+    /// and later `UserData/Provisioning Profiles`, earlier ones `MobileDevice/Provisioning Profiles`.
+    /// The selected Xcode is `$DEVELOPER_DIR`, else `xcode-select -p`; without one, a usage error.
+    static func installFolder(_ context: CommandContext) throws -> String {
+        let home = home(context)
+        #if os(macOS)
+        let developer = context.environment["DEVELOPER_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? selectedDeveloperFolder()
+        guard let developer, let major = xcodeMajorVersion(developerFolder: developer) else {
+            throw UsageError(message: "no Xcode is selected (xcode-select -p: \(developer ?? "none")); pass --dir DIR")
+        }
+        return major >= 16 ? home + "/Library/Developer/Xcode/UserData/Provisioning Profiles"
+                           : home + "/Library/MobileDevice/Provisioning Profiles"
+        #else
+        _ = home
+        throw UsageError(message: "no Xcode on this system: pass --dir DIR (the folder to install profiles into)")
+        #endif
+    }
+
+    #if os(macOS)
+    /// `xcode-select -p`: the selected developer folder (`/Applications/Xcode.app/Contents/Developer`).
+    static func selectedDeveloperFolder() -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xcode-select")
+        process.arguments = ["-p"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.isEmpty ? nil : path
+    }
+
+    /// The major version of the Xcode whose `Contents/Developer` is `developerFolder`, from its
+    /// `Contents/version.plist` (else `Contents/Info.plist`); nil for the Command Line Tools.
+    static func xcodeMajorVersion(developerFolder: String) -> Int? {
+        let contents = URL(fileURLWithPath: developerFolder).deletingLastPathComponent()
+        for name in ["version.plist", "Info.plist"] {
+            guard let data = FileManager.default.contents(atPath: contents.appendingPathComponent(name).path),
+                  let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+                  let version = plist["CFBundleShortVersionString"] as? String,
+                  let major = version.split(separator: ".").first.flatMap({ Int($0) }) else { continue }
+            return major
+        }
+        return nil
+    }
+    #endif
 }

@@ -126,7 +126,8 @@ import Testing
                 print("README line \(example.line) not run: jq is not installed")
                 continue
             }
-            let command = example.command.replacingOccurrences(of: "/tmp/catalog-demo.sqlite", with: scratch.file("catalog-demo.sqlite"))
+            // The README's /tmp/catalog-demo… files are the test's own.
+            let command = example.command.replacingOccurrences(of: "/tmp/catalog-demo", with: scratch.path + "/catalog-demo")
             let result = try CatalogProcess.runAsScheduled("/bin/sh", ["-c", "cd '\(root)' && \(command)"], environment: environment)
             lastStatus = result.status
             ran += 1
