@@ -54,6 +54,10 @@ import Testing
         let executables = decodedBuilds.flatMap { Self.objects($0["executables"]) }
         let dsyms = decodedBuilds.flatMap { Self.objects($0["dsyms"]) }
         let prune = try catalogue.run(["prune", CatalogProcess.fixtures + "/renewals", "--json", "--as-of", "2026-11-20"])
+        let installFolder = try Scratch()
+        let install = try catalogue.run(["install", "--dir", installFolder.path, "--allow-untrusted", "--json",
+                                         CatalogProcess.fixtures + "/profiles/ios-development.mobileprovision",
+                                         CatalogProcess.fixtures + "/malformed/empty.mobileprovision"])
         let samples: [String: [[String: Any]]] = [
             "profile row": try list(["profiles", "--bundle-id", "com.example.app"]) + expiring.filter { $0["type"] as? String == "profile" }
                 + device.filter { $0["type"] as? String == "profile" },
@@ -69,6 +73,7 @@ import Testing
             "run row": try list(["runs"]),
             "error row": try list(["errors"]),
             "prune row": (try CatalogProcess.json(prune.stdout) as? [[String: Any]]) ?? [],
+            "install row": (try CatalogProcess.json(install.stdout) as? [[String: Any]]) ?? [],
             "verify row": (try CatalogProcess.json(try catalogue.run(["verify", CatalogProcess.fixtures + "/signatures/good.mobileprovision",
                                                                       "080B4AFF-C595-4955-AEED-8B8810E698FC"]).stdout) as? [[String: Any]]) ?? [],
             "show": [show, adhoc],
