@@ -68,7 +68,9 @@ import Testing
                     .records(["builds", "--uuid", "22F2EF0F-3CB2-B91A-AD73-2F5B5124AF60"])),
             "version row": try list(["versions", "com.example.app"]),
             "crash": try Catalogue(ingesting: [CatalogProcess.fixtures + "/codesign/Signed.xcarchive"])
-                .records(["crash", CatalogProcess.fixtures + "/crash/signed.ips"]),
+                .records(["crash", CatalogProcess.fixtures + "/crash/signed.ips"])
+                + (try Catalogue(ingesting: [CatalogProcess.fixtures + "/symbolication"])
+                    .records(["crash", CatalogProcess.fixtures + "/symbolication/demo.ips", "--symbolicate", "--all-threads"])),
             "device row": try list(["devices"]),
             "run row": try list(["runs"]),
             "error row": try list(["errors"]),

@@ -50,6 +50,12 @@ enum CrashCommand: Command {
         let queries = try QuerySupport.queries(options.query, context)
         var records: [JSONValue] = []
         var allFound = true
+        var symbolizer: Symbolizer?
+        var frameTexts: [(String, [CrashSymbolication.SymbolicatedThread])] = []
+        if options.symbolicate {
+            symbolizer = Symbolizer.find(path: context.environment["PATH"])
+            if symbolizer == nil { context.err("warning: \(Symbolizer.installHint)\n") }
+        }
         for (path, read) in reports(options.inputs, context) {
             let report: CrashReport
             do {
@@ -63,11 +69,25 @@ enum CrashCommand: Command {
                 allFound = false
                 continue
             }
-            let (record, found) = try answer(report, path: path, queries: queries, options: options)
+            var (record, found, dwarfs) = try answer(report, path: path, queries: queries, options: options)
+            if options.symbolicate {
+                let symbolicated = CrashSymbolication(report: report, dwarfs: dwarfs, symbolizer: symbolizer)
+                let threads = symbolicated.threads(all: options.allThreads) { context.err("warning: \(path): \($0)\n") }
+                if case .object(var fields) = record {
+                    let crashed = threads.first { $0.crashed }
+                    fields.append(("crashed_thread", crashed.map { $0.json } ?? .null))
+                    if options.allThreads { fields.append(("threads", .array(threads.map(\.json)))) }
+                    record = .object(fields)
+                }
+                if options.query.format == .table { frameTexts.append((path, threads)) }
+            }
             records.append(record)
             allFound = allFound && found
         }
         QuerySupport.print(records, columns: columns, options.query, context)
+        for (path, threads) in frameTexts {
+            context.out("\n" + CrashSymbolication.text(path: path, threads: threads))
+        }
         return allFound ? ExitStatus.success : ExitStatus.failure
     }
 
@@ -94,10 +114,13 @@ enum CrashCommand: Command {
         return found
     }
 
+    /// The report's row, whether its main image was found, and the DWARF file of each image UUID
+    /// a catalogued dSYM has (for `--symbolicate`).
     static func answer(_ report: CrashReport, path: String, queries: CatalogQueries,
-                       options: CrashOptions) throws -> (JSONValue, Bool) {
+                       options: CrashOptions) throws -> (JSONValue, Bool, [String: String]) {
         let now = options.query.asOf
         var warnings: [String] = []
+        var dwarfs: [String: String] = [:]
         func lookup(_ image: CrashReport.Image) throws -> (builds: [BuildSummary], dsyms: [JSONValue]) {
             guard let uuid = image.uuid else { return ([], []) }
             var filter = CatalogQueries.BuildFilter()
@@ -107,7 +130,9 @@ enum CrashCommand: Command {
             let builds = try queries.builds(filter)
             let dsyms: [JSONValue] = builds.compactMap { build in
                 guard let match = build.binaryMatch, let dsym = match.dsymPath else { return nil }
-                return .object([("path", .string(build.path + "/" + dsym)), ("uuid", .string(uuid)), ("arch", .optional(match.arch))])
+                let file = build.path + "/" + dsym
+                if dwarfs[uuid] == nil, build.removedAt == nil, FileManager.default.isReadableFile(atPath: file) { dwarfs[uuid] = file }
+                return .object([("path", .string(file)), ("uuid", .string(uuid)), ("arch", .optional(match.arch))])
             }
             return (builds.filter { $0.binaryMatch?.executablePath != nil }, dsyms)
         }
@@ -185,6 +210,6 @@ enum CrashCommand: Command {
             ("system_image_count", .int(Int64(system))),
             ("warnings", .strings(warnings)),
         ])
-        return (record, found)
+        return (record, found, dwarfs)
     }
 }

@@ -154,6 +154,8 @@ extension MachOFile {
     }
 
     private static let uuidCommand: UInt32 = 0x1B
+    private static let segmentCommand: UInt32 = 0x1
+    private static let segment64Command: UInt32 = 0x19
     private static let codeSignatureCommand: UInt32 = 0x1D
     private static let buildVersionCommand: UInt32 = 0x32
     /// `LC_VERSION_MIN_MACOSX`, `_IPHONEOS`, `_TVOS`, `_WATCHOS` and the platform each implies.
@@ -184,6 +186,14 @@ extension MachOFile {
             case uuidCommand where slice.uuid == nil:
                 _ = try field(20, needs: 24)
                 slice.uuid = (try? commands.bytes(at: position + 8, count: 16)).map { formatUUID($0) }
+            case segmentCommand, segment64Command where slice.textAddress == nil:
+                let is64 = command == segment64Command
+                _ = try field(is64 ? 64 : 48, needs: is64 ? 72 : 56)
+                let name = (try? commands.bytes(at: position + 8, count: 16)).map { Array($0.prefix { $0 != 0 }) } ?? []
+                if name == Array("__TEXT".utf8) {
+                    slice.textAddress = is64 ? try? commands.uint64(at: position + 24, order)
+                                             : (try? commands.uint32(at: position + 24, order)).map(UInt64.init)
+                }
             case codeSignatureCommand where slice.codeSignatureOffset == nil:
                 slice.codeSignatureOffset = try field(8, needs: 16)
                 slice.codeSignatureSize = try field(12, needs: 16)

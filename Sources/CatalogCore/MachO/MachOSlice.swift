@@ -30,6 +30,9 @@ public struct MachOSlice: Sendable, Equatable {
     public var codeSignature: CodeSignature?
     /// Why the signature `LC_CODE_SIGNATURE` points at could not be read.
     public var codeSignatureError: DecodeError?
+    /// The `__TEXT` segment's address (`vmaddr`): where the image expects to load, so an address in
+    /// a crash report maps into it (a dSYM's DWARF) as `textAddress + (address − load address)`.
+    public var textAddress: UInt64?
 
     public init(cpuType: UInt32, cpuSubtype: UInt32, is64Bit: Bool, isBigEndian: Bool = false, fileType: UInt32,
                 offset: UInt64, size: UInt64, uuid: String? = nil, platform: MachOPlatform? = nil,
