@@ -89,7 +89,7 @@ import CatalogTestSupport
         // A bare name at any depth.
         let bare = try ingest([scratch.path], db: scratch.file("bare.sqlite"), excludes: ["malformed"])
         #expect(bare.errors.isEmpty, "\(bare.errors)")
-        let noIPA = try ingest([tree], db: scratch.file("noipa.sqlite"), excludes: ["*.ipa", "bundles/", "codesign/", "integrity/"])
+        let noIPA = try ingest([tree], db: scratch.file("noipa.sqlite"), excludes: ["*.ipa", "bundles/", "codesign/", "integrity/", "symbolication/"])
         let connection = try Connection.openCatalogue(path: scratch.file("noipa.sqlite"), readOnly: true)
         #expect(try connection.count("SELECT count(*) AS n FROM builds WHERE source_kind IN ('ipa', 'app', 'xcarchive')") == 0)
         #expect(noIPA.profilesNew > 0)
