@@ -27,7 +27,9 @@ enum XcodeFolders {
     static func installFolder(_ context: CommandContext) throws -> String {
         let home = home(context)
         #if os(macOS)
-        let developer = context.environment["DEVELOPER_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? selectedDeveloperFolder()
+        // DEVELOPER_DIR may name the Xcode.app itself, as xcode-select -s accepts.
+        let developer = context.environment["DEVELOPER_DIR"].flatMap { $0.isEmpty ? nil : $0.hasSuffix(".app") ? $0 + "/Contents/Developer" : $0 }
+            ?? selectedDeveloperFolder()
         guard let developer, let major = xcodeMajorVersion(developerFolder: developer) else {
             throw UsageError(message: "no Xcode is selected (xcode-select -p: \(developer ?? "none")); pass --dir DIR")
         }

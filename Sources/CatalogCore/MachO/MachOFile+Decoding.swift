@@ -186,14 +186,14 @@ extension MachOFile {
             case uuidCommand where slice.uuid == nil:
                 _ = try field(20, needs: 24)
                 slice.uuid = (try? commands.bytes(at: position + 8, count: 16)).map { formatUUID($0) }
-            case segmentCommand, segment64Command where slice.textAddress == nil:
+            case segmentCommand, segment64Command:
+                // Only read, never a reason to refuse the file: a segment too short is passed over.
                 let is64 = command == segment64Command
-                _ = try field(is64 ? 64 : 48, needs: is64 ? 72 : 56)
-                let name = (try? commands.bytes(at: position + 8, count: 16)).map { Array($0.prefix { $0 != 0 }) } ?? []
-                if name == Array("__TEXT".utf8) {
-                    slice.textAddress = is64 ? try? commands.uint64(at: position + 24, order)
-                                             : (try? commands.uint32(at: position + 24, order)).map(UInt64.init)
-                }
+                guard slice.textAddress == nil, commandSize >= (is64 ? 72 : 56),
+                      let name = try? commands.bytes(at: position + 8, count: 16),
+                      Array(name.prefix { $0 != 0 }) == Array("__TEXT".utf8) else { break }
+                slice.textAddress = is64 ? try? commands.uint64(at: position + 24, order)
+                                         : (try? commands.uint32(at: position + 24, order)).map(UInt64.init)
             case codeSignatureCommand where slice.codeSignatureOffset == nil:
                 slice.codeSignatureOffset = try field(8, needs: 16)
                 slice.codeSignatureSize = try field(12, needs: 16)
