@@ -8,6 +8,10 @@ package struct Candidate: Sendable, Hashable {
         case xcarchive
         case ipa
         case infoPlist
+        /// A `.dSYM` folder outside an archive.
+        case dsym
+        /// A `.zip`: catalogued when it holds dSYMs, else left out.
+        case zip
     }
 
     package var kind: Kind

@@ -19,8 +19,12 @@ extension CatalogWriter.FileStamp {
     /// profile) folded into one size and the newest mtime, so a change to any of them is seen.
     static func of(candidate: Candidate) -> CatalogWriter.FileStamp? {
         switch candidate.kind {
-        case .profile, .ipa, .infoPlist:
+        case .profile, .ipa, .infoPlist, .zip:
             return of(file: candidate.path)
+        case .dsym:
+            let dwarf = candidate.path + "/Contents/Resources/DWARF"
+            let parts = [of(file: candidate.path + "/Contents/Info.plist")] + FileBytes.children(of: dwarf).map { of(file: dwarf + "/" + $0) }
+            return combined(parts) ?? CatalogWriter.FileStamp(size: 0, mtimeNanoseconds: 0, status: .ok)
         case .app:
             // The first layout whose Info.plist stats is the app's: one stat, not a check and a stat.
             for layout in AppBundleReader.possibleLayouts(of: candidate.path) {

@@ -20,6 +20,8 @@ package struct IngestReport: Sendable {
     package var filesSkipped = 0
     /// Of `filesSkipped`, the AppleDouble sidecars (`._name`), never read.
     package var sidecarsSkipped = 0
+    /// Of `filesSkipped`, the zips that hold no dSYM (or do not read as zips).
+    package var zipsSkipped = 0
     package var profilesNew = 0
     package var profilesRenewed = 0
     package var profilesRemoved = 0
@@ -74,9 +76,10 @@ package struct IngestReport: Sendable {
             + "\(buildsTotal) build\(buildsTotal == 1 ? "" : "s") (+\(buildsNew) new, \(buildsRemoved) removed)"
         line += "; \(errors.count) error" + (errors.count == 1 ? "" : "s")
         if filesSkipped > 0 {
-            let plists = filesSkipped - sidecarsSkipped
+            let plists = filesSkipped - sidecarsSkipped - zipsSkipped
             var why: [String] = []
             if plists > 0 { why.append("\(plists) Info.plist\(plists == 1 ? "" : "s") not an app's or with $(…) placeholders") }
+            if zipsSkipped > 0 { why.append("\(zipsSkipped) zip\(zipsSkipped == 1 ? "" : "s") without dSYMs") }
             if sidecarsSkipped > 0 {
                 why.append("\(sidecarsSkipped) AppleDouble ._ sidecar\(sidecarsSkipped == 1 ? "" : "s")")
             }

@@ -150,7 +150,10 @@ package final class Ingester {
                     seen.insert(path)
                     report.filesUnchanged += 1
                     // Still left out: the summary says so each run, not only the run that read it.
-                    if skipped { report.filesSkipped += 1 }
+                    if skipped {
+                        report.filesSkipped += 1
+                        if path.hasSuffix(".zip") { report.zipsSkipped += 1 }
+                    }
                 case .changed(let candidate, let stamp):
                     seen.insert(candidate.path)
                     pending.append((candidate, stamp))
@@ -239,6 +242,8 @@ package final class Ingester {
         /// The same bytes as a file another worker claimed first in this run.
         case duplicate(sha256: String)
         case build(BuildArtifact)
+        /// dSYMs kept outside an archive: a `.dSYM` folder's, or a zip's.
+        case debugSymbols([LooseDebugSymbols])
         case skipped(String)
         case failed(DecodeError)
         case none
@@ -419,6 +424,15 @@ package final class Ingester {
                 return .build(try ArchiveReader.read(candidate.path, policy: policy))
             case .ipa:
                 return .build(try IPAReader.read(candidate.path, policy: policy))
+            case .dsym:
+                return .debugSymbols([try LooseDebugSymbols.read(folder: candidate.path)])
+            case .zip:
+                // Only zips of dSYMs are catalogued: one that does not read as a zip is no more a
+                // dSYM than a zip of sources is, and left out the same way (counted as skipped).
+                let bundles: [LooseDebugSymbols]?
+                do { bundles = try LooseDebugSymbols.read(zip: candidate.path) } catch { return .skipped("not a readable zip") }
+                guard let bundles else { return .skipped("a zip without dSYMs") }
+                return .debugSymbols(bundles)
             case .infoPlist:
                 let bytes = try FileBytes.read(candidate.path, limit: AppInfoDecoder.maximumSize)
                 guard PlistSniffer.looksLikePlist(bytes) else { return .skipped("not a property list") }
@@ -466,9 +480,17 @@ package final class Ingester {
         case .build(let artifact):
             report.filesDecoded += 1
             try store(artifact, candidate: candidate, stamp: stamp, mtime: mtime)
+        case .debugSymbols(let bundles):
+            report.filesDecoded += 1
+            try writer.recordDebugSymbols(path: candidate.path, bundles, at: now)
+            // A DWARF file that is not a readable Mach-O is a problem; the others are recorded.
+            for file in bundles.flatMap(\.files) {
+                if let error = file.error { try fail(error.path ?? candidate.path, error.message) }
+            }
         case .skipped:
             report.filesDecoded += 1
             report.filesSkipped += 1
+            if candidate.kind == .zip { report.zipsSkipped += 1 }
             status = .skipped
         case .failed(let error):
             report.filesDecoded += 1

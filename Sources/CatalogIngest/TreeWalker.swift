@@ -139,6 +139,7 @@ package struct TreeWalker {
 
     private func bundleCandidate(_ path: String, parent: String?) -> Candidate? {
         if path.hasSuffix(".xcarchive") { return Candidate(kind: .xcarchive, path: path, parentPath: parent) }
+        if path.hasSuffix(".dSYM") { return Candidate(kind: .dsym, path: path, parentPath: parent) }
         // A folder named like a bundle but holding no Info.plist is walked as an ordinary folder.
         if path.hasSuffix(".app") || path.hasSuffix(".appex"), AppBundleReader.layout(of: path) != nil {
             return Candidate(kind: .app, path: path, parentPath: parent)
@@ -151,6 +152,7 @@ package struct TreeWalker {
             return Candidate(kind: .profile, path: path)
         }
         if name.hasSuffix(".ipa") { return Candidate(kind: .ipa, path: path) }
+        if name.hasSuffix(".zip") { return Candidate(kind: .zip, path: path) }
         if name == "Info.plist" { return Candidate(kind: .infoPlist, path: path) }
         return nil
     }

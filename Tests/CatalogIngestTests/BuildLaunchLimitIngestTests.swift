@@ -12,6 +12,11 @@ import Testing
     /// Back from schema 20 to 19, as a binary of 0019 left the catalogue (every stamp recorded).
     /// Migration 0021 (runs' reason and partial), undone first: the migrator applies only what is
     /// past the latest migration recorded.
+    static func undoMigration22(_ connection: Connection) throws {
+        try connection.execute("DROP TABLE debug_symbols")
+        try connection.execute("DELETE FROM schema_migrations WHERE id = 22")
+    }
+
     static func undoMigration21(_ connection: Connection) throws {
         for column in ["reason", "partial"] { try connection.execute("ALTER TABLE ingest_runs DROP COLUMN \(column)") }
         try connection.execute("DELETE FROM schema_migrations WHERE id = 21")
@@ -85,6 +90,7 @@ import Testing
         let expected = try Self.builds(db).map(Self.stored)
         #expect(expected.contains { $0[1] == "certificate" } && expected.contains { $0[1] == "app-store" })
         let connection = try Connection.openCatalogue(path: db)
+        try Self.undoMigration22(connection)
         try Self.undoMigration21(connection)
         try Self.undoMigration20(connection)
 

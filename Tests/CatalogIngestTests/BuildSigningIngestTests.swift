@@ -93,6 +93,7 @@ import Testing
         // Migration 0020 came after: undone first, as the migrator applies only what is past the latest.
         do {
             let connection = try Connection.openCatalogue(path: db)
+            try BuildLaunchLimitIngestTests.undoMigration22(connection)
             try BuildLaunchLimitIngestTests.undoMigration21(connection)
             try BuildLaunchLimitIngestTests.undoMigration20(connection)
             try Self.undoMigration19(connection)

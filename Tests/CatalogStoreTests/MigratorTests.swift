@@ -4,7 +4,7 @@ import Testing
 @testable import CatalogStore
 
 @Suite struct MigratorTests {
-    static let tables = ["build_binaries", "build_signing_problems", "builds", "certificate_der", "certificates", "device_profiles", "devices", "entitlements", "files",
+    static let tables = ["build_binaries", "build_signing_problems", "builds", "certificate_der", "certificates", "debug_symbols", "device_profiles", "devices", "entitlements", "files",
                          "ingest_errors", "ingest_runs", "profile_certificates", "profile_locations",
                          "profile_plists", "profile_undecodable_certificates", "profiles", "schema_migrations"]
 

@@ -49,6 +49,12 @@ enum BuildsCommand: Command {
         let keys = BuildSummary.outputKeys + (filter.binaryUUID == nil ? [] : BuildSummary.binaryMatchKeys)
         try QuerySupport.stream(columns: columns, keys: keys, options.query, context) { stream in
             try queries.forEachBuild(filter) { stream.write($0.output(now: filter.now)) }
+            // dSYMs kept outside archives (a .dSYM folder, a zip) with that UUID follow the builds.
+            if let uuid = filter.binaryUUID {
+                for match in try queries.debugSymbols(uuid: uuid, host: filter.host) where match.kept(by: filter) {
+                    stream.write(match.output())
+                }
+            }
         }
         return 0
     }

@@ -121,6 +121,8 @@ enum CrashCommand: Command {
         let now = options.query.asOf
         var warnings: [String] = []
         var dwarfs: [String: String] = [:]
+        // A dSYM only in a zip is read from it when --symbolicate asks (see ``CrashSymbolication``).
+        var zipped: [String: DebugSymbolsMatch] = [:]
         func lookup(_ image: CrashReport.Image) throws -> (builds: [BuildSummary], dsyms: [JSONValue]) {
             guard let uuid = image.uuid else { return ([], []) }
             var filter = CatalogQueries.BuildFilter()
@@ -134,7 +136,15 @@ enum CrashCommand: Command {
                 if dwarfs[uuid] == nil, build.removedAt == nil, FileManager.default.isReadableFile(atPath: file) { dwarfs[uuid] = file }
                 return .object([("path", .string(file)), ("uuid", .string(uuid)), ("arch", .optional(match.arch))])
             }
-            return (builds.filter { $0.binaryMatch?.executablePath != nil }, dsyms)
+            // And those kept outside archives: a .dSYM folder, a zip of one or many.
+            var loose: [JSONValue] = []
+            for match in try queries.debugSymbols(uuid: uuid, host: options.query.host) {
+                loose.append(match.crashJSON)
+                if dwarfs[uuid] == nil, match.removedAt == nil, !match.isZip,
+                   FileManager.default.isReadableFile(atPath: match.dwarfPath) { dwarfs[uuid] = match.dwarfPath }
+                if dwarfs[uuid] == nil, match.removedAt == nil, match.isZip { zipped[uuid] = zipped[uuid] ?? match }
+            }
+            return (builds.filter { $0.binaryMatch?.executablePath != nil }, dsyms + loose)
         }
         func imageObject(_ image: CrashReport.Image, withPath: Bool) throws -> (JSONValue, [BuildSummary]) {
             let (builds, dsyms) = try lookup(image)
@@ -210,6 +220,7 @@ enum CrashCommand: Command {
             ("system_image_count", .int(Int64(system))),
             ("warnings", .strings(warnings)),
         ])
+        for (uuid, match) in zipped where dwarfs[uuid] == nil { dwarfs[uuid] = match.dwarfPath }
         return (record, found, dwarfs)
     }
 }

@@ -57,12 +57,14 @@ struct CrashSymbolication {
                 let image = report.images[index]
                 guard let uuid = image.uuid, let dwarf = dwarfs[uuid], let load = image.loadAddress else { continue }
                 do {
-                    let file = try MachOFile(contentsOf: URL(fileURLWithPath: dwarf), trust: nil)
+                    let local = try DWARFFile(dwarf)
+                    defer { local.close() }
+                    let file = try MachOFile(contentsOf: URL(fileURLWithPath: local.path), trust: nil)
                     guard let slice = file.slices.first(where: { $0.uuid == uuid }), let text = slice.textAddress else {
                         warn("\(dwarf): no slice with UUID \(uuid) and a __TEXT segment; \(image.name) left unsymbolicated")
                         continue
                     }
-                    located[index] = try symbolizer.symbolicate(list, dwarf: dwarf, arch: slice.architecture, loadAddress: load,
+                    located[index] = try symbolizer.symbolicate(list, dwarf: local.path, arch: slice.architecture, loadAddress: load,
                                                                 textAddress: text)
                 } catch {
                     warn("\(image.name) left unsymbolicated: \(error)")

@@ -800,17 +800,25 @@ package final class CatalogWriter {
             SELECT DISTINCT path FROM builds
             WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params).compactMap { $0.string("path") }
+        // dSYM folders and zips are containers the walk sees as builds are.
+        let debugSymbols = try db.rows("""
+            SELECT DISTINCT path FROM debug_symbols
+            WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
+            """, params).compactMap { $0.string("path") }
         let locations = try db.rows("""
             SELECT path FROM profile_locations
             WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params).compactMap { $0.string("path") }
-        return (builds, locations)
+        return (builds + debugSymbols, locations)
     }
 
     /// Marks a build container (and every bundle recorded inside it) as gone. Never deletes.
+    /// Returns how many builds were present; the dSYMs read there (a `.dSYM` folder or a zip) go too.
     package func markBuildRemoved(path: String, at now: Date) throws -> Int {
-        try db.write("UPDATE builds SET removed_at = ? WHERE host = ? AND path = ? AND removed_at IS NULL",
+        try db.write("UPDATE debug_symbols SET removed_at = ? WHERE host = ? AND path = ? AND removed_at IS NULL",
                      [SQLValue(now), .text(host), .text(path)])
+        return try db.write("UPDATE builds SET removed_at = ? WHERE host = ? AND path = ? AND removed_at IS NULL",
+                            [SQLValue(now), .text(host), .text(path)])
     }
 
     /// The file at `path` no longer decodes: the profile locations found in it (the file itself, or
@@ -866,6 +874,10 @@ package final class CatalogWriter {
             """, params)
         try db.write("""
             UPDATE profile_locations SET last_seen = ?
+            WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
+            """, params)
+        try db.write("""
+            UPDATE debug_symbols SET last_seen = ?
             WHERE removed_at IS NULL AND host = ? AND (path = ? OR (path >= ? AND path < ?))
             """, params)
     }
