@@ -28,7 +28,8 @@ enum XcodeFolders {
         let home = home(context)
         #if os(macOS)
         // DEVELOPER_DIR may name the Xcode.app itself, as xcode-select -s accepts.
-        let developer = context.environment["DEVELOPER_DIR"].flatMap { $0.isEmpty ? nil : $0.hasSuffix(".app") ? $0 + "/Contents/Developer" : $0 }
+        let given = context.environment["DEVELOPER_DIR"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let developer = given.flatMap { $0.isEmpty ? nil : $0.hasSuffix(".app") ? $0 + "/Contents/Developer" : $0 }
             ?? selectedDeveloperFolder()
         guard let developer, let major = xcodeMajorVersion(developerFolder: developer) else {
             throw UsageError(message: "no Xcode is selected (xcode-select -p: \(developer ?? "none")); pass --dir DIR")

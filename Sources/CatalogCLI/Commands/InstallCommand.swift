@@ -120,7 +120,8 @@ enum InstallCommand: Command {
         let destination = folder + "/" + fileName(profile)
         let existing = FileManager.default.contents(atPath: destination)
         if let existing, existing.elementsEqual(bytes) { return (.unchanged, destination) }
-        let temporary = folder + "/.\(fileName(profile)).catalog-\(getpid())"
+        // A fresh name each time: a file left by a killed run never stands in the way.
+        let temporary = folder + "/.\(fileName(profile)).catalog-\(UUID().uuidString)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw InstallError(message: "cannot write in \(folder): \(String(cString: strerror(errno)))") }
         var written = 0
