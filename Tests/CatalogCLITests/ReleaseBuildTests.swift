@@ -43,6 +43,37 @@ import CatalogTestSupport
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
 
+    /// Issue 53 §6: Swift names are demangled through the runtime's `swift_demangle`, which the
+    /// release binary must still reach with the runtime linked in statically. Only under CI, where
+    /// `.ci/run` has just built it (a release build left from older sources would lack the command).
+    @Test(.enabled(if: TestPaths.isCI && ReleaseBuildTests.hasRelease && CrashSymbolicationTests.canRun,
+                   "only under CI (the CI environment variable is set), with a release build and llvm-symbolizer"))
+    func theReleaseBinaryDemanglesSwiftNames() throws {
+        #expect(CrashSymbolicationTests.llvmSymbolizer != nil, "llvm-symbolizer is required here (CATALOG_TEST_REQUIRE_TOOLS)")
+        let scratch = try Scratch()
+        let db = scratch.path + "/catalog.sqlite"
+        func release(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.release)
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        #expect(try release(["ingest", CrashSymbolicationTests.folder, "--db", db, "--quiet"]).status == 0)
+        let result = try release(["crash", CrashSymbolicationTests.folder + "/demo.crash", "--symbolicate", "--db", db,
+                                  "--format", "table"])
+        #expect(result.status == 0)
+        // Control: the C function, which needs no demangling, is there too.
+        #expect(result.stdout.contains("handle_request (/Users/dev/Demo/main.c:5)"), "\(result.stdout)")
+        #expect(result.stdout.contains("Demo.crash(Builtin.Int64) -> Builtin.Int64 (/Users/dev/Demo/demo.swift:5)"),
+                "\(result.stdout)")
+    }
+
     #if os(Linux)
     /// The README installs on Linux with `--static-swift-stdlib`, as `.ci/run` builds it: a build
     /// host then needs the system libraries only, no Swift toolchain. Only under CI, where the
