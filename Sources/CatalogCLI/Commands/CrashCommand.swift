@@ -15,7 +15,8 @@ enum CrashCommand: Command {
         counted, not listed. Warns when the catalogue has the same bundle id and version under another
         UUID (a rebuild) and when the crash's version is not the catalogued build's.
         Exits 0 when every report's main image is found, 1 otherwise (a report that cannot be read
-        is an error naming its file and line; the others are still answered).
+        is an error naming its file and line; the others are still answered). With --symbolicate, a
+        missing symbolizer or a dSYM it cannot read is a warning and leaves the exit status as it is.
         """
     static let arguments = [ArgumentSpec(name: "report", help: "A crash report, a folder of them, or - for stdin.", variadic: true)]
     static let examples = [
