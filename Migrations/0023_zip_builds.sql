@@ -6,6 +6,10 @@
 -- 0015 did (create new_X, copy, drop X, rename new_X to X, recreate its indexes), with the same
 -- columns in the same order, the same keys and row ids; the migrator runs with foreign keys off and
 -- checks them all once it is done. It copies once what the two tables hold.
+--
+-- The `.ipa`s the catalogue holds are read again by the next ingest (their stamps in files are
+-- dropped here), so the bundles nested in them are recorded as builds of their own; so are the
+-- zips left out until now (an app zip was one), and they are catalogued if they hold an app.
 
 CREATE TABLE new_profile_locations (
     id              INTEGER PRIMARY KEY,
@@ -78,3 +82,5 @@ CREATE INDEX builds_bundle_id_version ON builds (bundle_id COLLATE NOCASE, versi
 CREATE INDEX builds_parent_build_id ON builds (parent_build_id);
 CREATE INDEX builds_profile_uuid ON builds (profile_uuid);
 CREATE INDEX builds_team_id ON builds (team_id);
+
+DELETE FROM files WHERE kind = 'ipa' OR (kind = 'zip' AND status = 'skipped');

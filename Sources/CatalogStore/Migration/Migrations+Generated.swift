@@ -989,6 +989,10 @@ CREATE INDEX debug_symbols_uuid ON debug_symbols (uuid);
 -- 0015 did (create new_X, copy, drop X, rename new_X to X, recreate its indexes), with the same
 -- columns in the same order, the same keys and row ids; the migrator runs with foreign keys off and
 -- checks them all once it is done. It copies once what the two tables hold.
+--
+-- The `.ipa`s the catalogue holds are read again by the next ingest (their stamps in files are
+-- dropped here), so the bundles nested in them are recorded as builds of their own; so are the
+-- zips left out until now (an app zip was one), and they are catalogued if they hold an app.
 
 CREATE TABLE new_profile_locations (
     id              INTEGER PRIMARY KEY,
@@ -1061,6 +1065,8 @@ CREATE INDEX builds_bundle_id_version ON builds (bundle_id COLLATE NOCASE, versi
 CREATE INDEX builds_parent_build_id ON builds (parent_build_id);
 CREATE INDEX builds_profile_uuid ON builds (profile_uuid);
 CREATE INDEX builds_team_id ON builds (team_id);
+
+DELETE FROM files WHERE kind = 'ipa' OR (kind = 'zip' AND status = 'skipped');
 """#),
     ]
 
@@ -1496,7 +1502,8 @@ CREATE INDEX debug_symbols_uuid ON debug_symbols (uuid);
         Migration(id: 23, name: "zip_builds", sql: #"""
 -- As Migrations/0023_zip_builds.sql: builds.source_kind and profile_locations.container_kind gain
 -- 'zip' (a zip whose top level holds one .app). PostgreSQL changes a CHECK in place; the
--- constraints carry the names it gave the inline ones of 0008_initial.
+-- constraints carry the names it gave the inline ones of 0008_initial. The `.ipa`s and the zips
+-- left out are read again by the next ingest.
 
 ALTER TABLE builds DROP CONSTRAINT builds_source_kind_check;
 ALTER TABLE builds ADD CONSTRAINT builds_source_kind_check
@@ -1504,6 +1511,8 @@ ALTER TABLE builds ADD CONSTRAINT builds_source_kind_check
 ALTER TABLE profile_locations DROP CONSTRAINT profile_locations_container_kind_check;
 ALTER TABLE profile_locations ADD CONSTRAINT profile_locations_container_kind_check
     CHECK (container_kind IN ('standalone', 'app', 'ipa', 'xcarchive', 'zip'));
+
+DELETE FROM files WHERE kind = 'ipa' OR (kind = 'zip' AND status = 'skipped');
 """#),
     ]
 }
