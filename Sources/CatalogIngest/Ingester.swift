@@ -593,8 +593,8 @@ package final class Ingester {
     }
 
     /// A zip's builds, the app first: each nested one's parent is the build whose app folder holds it
-    /// most closely. Builds recorded in the zip before and not read now are marked removed, and so are
-    /// dSYMs a zip held before it held an app.
+    /// most closely. Builds and embedded profiles recorded in the zip before and not read now are
+    /// marked removed, and so are dSYMs a zip held before it held an app.
     private func store(_ artifacts: [BuildArtifact], candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
         var ids: [(appPath: String, id: Int64)] = []
         for (index, artifact) in artifacts.enumerated() {
@@ -605,6 +605,8 @@ package final class Ingester {
             ids.append((appPath, id))
         }
         report.buildsRemoved += try writer.markBuildsRemoved(path: candidate.path, keeping: Set(ids.map(\.appPath)), at: now)
+        let embedded = Set(artifacts.compactMap(\.embeddedProfilePath))
+        lostProfiles.formUnion(try writer.markMembersRemoved(container: candidate.path, keeping: embedded, at: now))
         if candidate.kind == .zip { try writer.recordDebugSymbols(path: candidate.path, [], at: now) }
     }
 

@@ -15,25 +15,7 @@ import Testing
 
     /// A zip of stored entries made by a Unix host, each a file, or a link when `link` is set.
     static func zip(_ members: [(name: String, contents: String, link: Bool)]) throws -> ZipArchive {
-        var local: [UInt8] = [], central: [UInt8] = []
-        func u16(_ v: Int, _ out: inout [UInt8]) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
-        func u32(_ v: UInt32, _ out: inout [UInt8]) { for shift in [0, 8, 16, 24] { out.append(UInt8(v >> UInt32(shift) & 0xFF)) } }
-        for member in members {
-            let name = Array(member.name.utf8), data = Array(member.contents.utf8), crc = Zlib.crc32(data)
-            let offset = UInt32(local.count)
-            u32(0x0403_4B50, &local); u16(20, &local); u16(0, &local); u16(0, &local); u16(0, &local); u16(0, &local)
-            u32(crc, &local); u32(UInt32(data.count), &local); u32(UInt32(data.count), &local)
-            u16(name.count, &local); u16(0, &local); local += name + data
-            u32(0x0201_4B50, &central); u16(3 << 8 | 20, &central); u16(20, &central); u16(0, &central); u16(0, &central)
-            u16(0, &central); u16(0, &central); u32(crc, &central); u32(UInt32(data.count), &central)
-            u32(UInt32(data.count), &central); u16(name.count, &central); u16(0, &central); u16(0, &central)
-            u16(0, &central); u16(0, &central); u32(UInt32(member.link ? 0o120755 : 0o100644) << 16, &central)
-            u32(offset, &central); central += name
-        }
-        var end: [UInt8] = []
-        u32(0x0605_4B50, &end); u16(0, &end); u16(0, &end); u16(members.count, &end); u16(members.count, &end)
-        u32(UInt32(central.count), &end); u32(UInt32(local.count), &end); u16(0, &end)
-        return try ZipArchive(bytes: local + central + end, path: "test.zip")
+        try ZipArchive(bytes: StoredZip.bytes(members.map { StoredZip.Member($0.name, $0.contents, isLink: $0.link) }), path: "test.zip")
     }
 
     @Test func anAppZipIsOneAppAtTheTopWithAnInfoPlist() {

@@ -835,6 +835,24 @@ package final class CatalogWriter {
         return removed
     }
 
+    /// Marks the profile locations inside the zip at `path` (`X.ipa!member`) that are none of `kept`
+    /// as gone: a bundle re-read without the profile it embedded, or no longer there. Returns the
+    /// profiles that were present there until now.
+    package func markMembersRemoved(container path: String, keeping kept: Set<String>, at now: Date) throws -> Set<String> {
+        // The range of the path index into the zip ('"' follows '!').
+        let rows = try db.rows("""
+            SELECT path, profile_uuid FROM profile_locations
+            WHERE host = ? AND path >= ? AND path < ? AND container_path = ? AND removed_at IS NULL
+            """, [.text(host), .text(path + "!"), .text(path + "\""), .text(path)])
+        var lost = Set<String>()
+        for row in rows {
+            guard let location = row.string("path"), !kept.contains(location) else { continue }
+            try markLocationRemoved(path: location, at: now)
+            if let uuid = row.string("profile_uuid") { lost.insert(uuid) }
+        }
+        return lost
+    }
+
     /// The file at `path` no longer decodes: the profile locations found in it (the file itself, or
     /// members of the container at `path`) are no longer present, with `message` as the reason. Their
     /// other facts stay those of the last time they decoded. Returns the profiles that were present
