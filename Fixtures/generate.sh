@@ -44,6 +44,7 @@ python3 "$here/scripts/make_renewals.py"   # renewals/: profiles that supersede 
 python3 "$here/scripts/make_report_fixtures.py"   # report/: a profile whose name, team and app id carry markup
 python3 "$here/scripts/make_bundles.py"    # plists/, bundles/, ipa/, malformed/ bundle inputs, lenient/ IPA
 python3 "$here/scripts/make_codesign.py"   # codesign/, integrity/: signed Mach-O binaries, sealed builds, tampered ones
+python3 "$here/scripts/make_app_zips.py"   # codesign/*.zip: SignedMac.app zipped as ditto does (and tampered), a zip of two apps
 python3 "$here/scripts/make_dsyms.py"   # dsyms/: loose, zipped and App Store Connect dSYMs (of symbolication/ and codesign/)
 python3 "$here/scripts/make_crash_reports.py"   # crash/: .ips and .crash reports of the codesign builds (their UUIDs)
 python3 "$here/scripts/check_integrity.py" # fails unless each integrity/ build breaks exactly what expected.json says

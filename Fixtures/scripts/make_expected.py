@@ -290,6 +290,31 @@ def ipa_build(path):
             "app_path": app.rstrip("/")}
 
 
+def zip_app(path):
+    """`X.app/` when the zip's top level holds exactly one .app with an Info.plist (flat or in
+    Contents/), __MACOSX/ aside: a macOS app zipped for Developer ID distribution; else None."""
+    with zipfile.ZipFile(path) as z:
+        names = [n for n in z.namelist() if not n.startswith("__MACOSX/")]
+    apps = {n.split("/")[0] for n in names if "/" in n and n.split("/")[0].endswith(".app")}
+    if len(apps) != 1:
+        return None
+    app = apps.pop() + "/"
+    return app if app + "Info.plist" in names or app + "Contents/Info.plist" in names else None
+
+
+def zip_build(path, app):
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        mac = app + "Contents/Info.plist" in names
+        f = info_fields(plistlib.loads(z.read(app + ("Contents/Info.plist" if mac else "Info.plist"))))
+        profile = app + ("Contents/embedded.provisionprofile" if mac else "embedded.mobileprovision")
+        emb = z.read(profile) if profile in names else None
+    uuid = extract_plist(emb)[0]["UUID"].upper() if emb else None
+    return {"path": rel(path), "source_kind": "zip", "bundle_id": f["bundle_id"],
+            "short_version": f["short_version"], "build": f["build"], "profile_uuid": uuid,
+            "app_path": app.rstrip("/")}
+
+
 # ---------------------------------------------------------------------------------------------
 # Mach-O binaries under codesign/: read here with struct, hashlib and openssl alone (no code shared
 # with make_codesign.py), as llvm-objdump and `codesign -d` report them.
@@ -399,13 +424,13 @@ def macho_facts(data):
 
 
 def binaries():
-    """Every Mach-O under codesign/ (files; an .ipa's members as `X.ipa!member`), malformed/ aside."""
+    """Every Mach-O under codesign/ (files; an .ipa's or .zip's members as `X.ipa!member`), malformed/ aside."""
     out = []
     top = os.path.join(HERE, "codesign")
     for path in walk(top):
         if os.sep + "malformed" + os.sep in path:
             continue
-        if path.endswith(".ipa"):
+        if path.endswith((".ipa", ".zip")):
             with zipfile.ZipFile(path) as z:
                 for name in z.namelist():
                     data = z.read(name)
@@ -485,6 +510,8 @@ def builds():
             builds_here = [archive_build(path)] + [app_build(os.path.join(apps, a)) for a in sorted(os.listdir(apps))]
         elif name.endswith(".ipa"):
             builds_here = [ipa_build(path)]
+        elif name.endswith(".zip") and zip_app(path):
+            builds_here = [zip_build(path, zip_app(path))]
         else:
             continue
         b.extend(build_binaries(build, found) for build in builds_here)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decides what a path is — profile, Info.plist, `.app`, `.xcarchive`, `.ipa` — from its content and
+/// Decides what a path is — profile, Info.plist, `.app`, `.xcarchive`, `.ipa`, app zip — from its content and
 /// layout (the extension only words the error), and decodes it. `trust` is what a profile's
 /// signature must chain to (nil: signatures are not verified).
 package enum FileDecoder {
@@ -10,7 +10,7 @@ package enum FileDecoder {
         return try decode(bytes: bytes, path: path, trust: trust)
     }
 
-    /// An `.xcarchive` or `.app` folder, or an `.ipa` (any zip), decoded.
+    /// An `.xcarchive` or `.app` folder, or an `.ipa` or a zip holding one `.app` (any zip), decoded.
     package static func build(path: String, trust: TrustAnchors? = ProfileDecoder.defaultTrust) throws -> BuildArtifact {
         if FileBytes.isDirectory(path) {
             if ArchiveReader.isArchive(path) { return try ArchiveReader.read(path, trust: trust) }
@@ -20,7 +20,7 @@ package enum FileDecoder {
         if isZip(path) { return try IPAReader.read(path, trust: trust) }
         // A path that is no regular file either (missing, a FIFO): say why it cannot be read.
         if !FileBytes.isFile(path) { _ = try FileBytes.prefix(path, count: 0) }
-        throw DecodeError(.invalidBundle, "not an .app bundle, .xcarchive or .ipa", path: path)
+        throw DecodeError(.invalidBundle, "not an .app bundle, .xcarchive, .ipa or zip of an .app", path: path)
     }
 
     /// Decodes file bytes already read: a CMS envelope is a profile; a plist is a profile when it

@@ -79,7 +79,7 @@ package struct IngestReport: Sendable {
             let plists = filesSkipped - sidecarsSkipped - zipsSkipped
             var why: [String] = []
             if plists > 0 { why.append("\(plists) Info.plist\(plists == 1 ? "" : "s") not an app's or with $(…) placeholders") }
-            if zipsSkipped > 0 { why.append("\(zipsSkipped) zip\(zipsSkipped == 1 ? "" : "s") without dSYMs") }
+            if zipsSkipped > 0 { why.append("\(zipsSkipped) zip\(zipsSkipped == 1 ? "" : "s") without an app or dSYMs") }
             if sidecarsSkipped > 0 {
                 why.append("\(sidecarsSkipped) AppleDouble ._ sidecar\(sidecarsSkipped == 1 ? "" : "s")")
             }

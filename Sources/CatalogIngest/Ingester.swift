@@ -242,18 +242,22 @@ package final class Ingester {
         /// The same bytes as a file another worker claimed first in this run.
         case duplicate(sha256: String)
         case build(BuildArtifact)
+        /// A zip's builds (an `.ipa`'s or an app zip's): the app, then each bundle nested in it that
+        /// is a build of its own, and why any other nested bundle did not read.
+        case builds([BuildArtifact], problems: [DecodeError])
         /// dSYMs kept outside an archive: a `.dSYM` folder's, or a zip's.
         case debugSymbols([LooseDebugSymbols])
         case skipped(String)
         case failed(DecodeError)
         case none
 
-        /// The profile this outcome decoded: a profile file's, or the one a build embeds.
-        var decodedProfile: ProvisioningProfile? {
+        /// The profiles this outcome decoded: a profile file's, or the ones its builds embed.
+        var decodedProfiles: [ProvisioningProfile] {
             switch self {
-            case .profile(let profile): return profile
-            case .build(let artifact): return artifact.profile
-            default: return nil
+            case .profile(let profile): return [profile]
+            case .build(let artifact): return artifact.profile.map { [$0] } ?? []
+            case .builds(let artifacts, _): return artifacts.compactMap(\.profile)
+            default: return []
             }
         }
     }
@@ -322,24 +326,28 @@ package final class Ingester {
 
     /// The workers' outcomes in batch order (each worker took whichever index came next).
     private static func merge(_ workers: [BatchBox<[(Int, Decoded)]>], count: Int) -> [Decoded] {
-        var outcomes = [Decoded](repeating: Decoded(outcome: .none, compact: nil), count: count)
+        var outcomes = [Decoded](repeating: Decoded(outcome: .none, compact: [:]), count: count)
         for box in workers { for (index, decoded) in box.value ?? [] { outcomes[index] = decoded } }
         return outcomes
     }
 
-    /// What a worker made of one candidate: the outcome, and the stored form of the raw plist of the
-    /// profile it decoded (compacting is CPU work, done on the worker rather than the writer).
+    /// What a worker made of one candidate: the outcome, and the stored form of the raw plist of each
+    /// profile it decoded, by content hash (compacting is CPU work, done on the worker rather than the writer).
     private struct Decoded: Sendable {
         var outcome: Outcome
-        var compact: StoredPlist.Encoded?
+        var compact: [String: StoredPlist.Encoded]
 
-        init(outcome: Outcome, compact: StoredPlist.Encoded?) {
+        init(outcome: Outcome, compact: [String: StoredPlist.Encoded]) {
             self.outcome = outcome
             self.compact = compact
         }
 
         init(_ outcome: Outcome) {
-            self.init(outcome: outcome, compact: outcome.decodedProfile.map { StoredPlist.encode($0) })
+            var compact: [String: StoredPlist.Encoded] = [:]
+            for profile in outcome.decodedProfiles where compact[profile.sha256] == nil {
+                compact[profile.sha256] = StoredPlist.encode(profile)
+            }
+            self.init(outcome: outcome, compact: compact)
         }
     }
 
@@ -374,9 +382,10 @@ package final class Ingester {
     /// first: the catalogue comes out the same whichever thread won.
     private func write(_ batch: [(Candidate, CatalogWriter.FileStamp)], _ decoded: [Decoded]) throws {
         for entry in decoded {
-            guard let profile = entry.outcome.decodedProfile else { continue }
-            batchProfiles[profile.sha256] = profile
-            if let compact = entry.compact { compactBySHA[profile.sha256] = compact }
+            for profile in entry.outcome.decodedProfiles {
+                batchProfiles[profile.sha256] = profile
+                if let compact = entry.compact[profile.sha256] { compactBySHA[profile.sha256] = compact }
+            }
         }
         defer {
             compactBySHA.removeAll(keepingCapacity: true)
@@ -384,24 +393,27 @@ package final class Ingester {
         }
         let outcomes = decoded.map(\.outcome)
         for index in batch.indices {
-            if let sha = Self.awaitedProfile(outcomes[index]), profileBySHA[sha] == nil, let profile = batchProfiles[sha] {
+            for (sha, artifact) in Self.awaitedProfiles(outcomes[index]) where profileBySHA[sha] == nil {
+                guard let profile = batchProfiles[sha] else { continue }
                 // Named as it would be had this entry decoded it: a build by its embedded profile's path.
-                var path = batch[index].0.path
-                if case .build(let artifact) = outcomes[index] { path = embeddedProfilePath(artifact) }
-                try storeOnce(profile, path: path)
+                try storeOnce(profile, path: artifact.map(embeddedProfilePath) ?? batch[index].0.path)
             }
             try write(batch[index].0, stamp: batch[index].1, outcome: outcomes[index])
         }
     }
 
-    /// The content hash an outcome refers to without having decoded it: a duplicate file, or a build
-    /// whose embedded profile another file of the run decoded.
-    private static func awaitedProfile(_ outcome: Outcome) -> String? {
+    /// The content hashes an outcome refers to without having decoded them: a duplicate file's, or
+    /// those of builds whose embedded profile another file of the run decoded (with the build).
+    private static func awaitedProfiles(_ outcome: Outcome) -> [(String, BuildArtifact?)] {
+        func awaited(_ artifact: BuildArtifact) -> (String, BuildArtifact?)? {
+            guard artifact.profile == nil, artifact.profileError == nil, let sha = artifact.embeddedProfileSHA256 else { return nil }
+            return (sha, artifact)
+        }
         switch outcome {
-        case .duplicate(let sha): return sha
-        case .build(let artifact) where artifact.profile == nil && artifact.profileError == nil:
-            return artifact.embeddedProfileSHA256
-        default: return nil
+        case .duplicate(let sha): return [(sha, nil)]
+        case .build(let artifact): return awaited(artifact).map { [$0] } ?? []
+        case .builds(let artifacts, _): return artifacts.compactMap(awaited)
+        default: return []
         }
     }
 
@@ -423,15 +435,25 @@ package final class Ingester {
             case .xcarchive:
                 return .build(try ArchiveReader.read(candidate.path, policy: policy))
             case .ipa:
-                return .build(try IPAReader.read(candidate.path, policy: policy))
+                let archive = try ZipArchive(path: candidate.path)
+                guard let app = IPAReader.appPrefix(in: archive.entries) else {
+                    throw DecodeError(.invalidBundle, "no Payload/*.app in archive", path: candidate.path)
+                }
+                let read = try IPAReader.readBuilds(archive, app: app, kind: .ipa, policy: policy)
+                return .builds(read.builds, problems: read.problems)
             case .dsym:
                 return .debugSymbols([try LooseDebugSymbols.read(folder: candidate.path)])
             case .zip:
-                // Only zips of dSYMs are catalogued: one that does not read as a zip is no more a
-                // dSYM than a zip of sources is, and left out the same way (counted as skipped).
-                let bundles: [LooseDebugSymbols]?
-                do { bundles = try LooseDebugSymbols.read(zip: candidate.path) } catch { return .skipped("not a readable zip") }
-                guard let bundles else { return .skipped("a zip without dSYMs") }
+                // Only zips of an app or of dSYMs are catalogued, told apart by the central directory:
+                // one that does not read as a zip is no more either than a zip of sources is, and left
+                // out the same way (counted as skipped).
+                let archive: ZipArchive
+                do { archive = try ZipArchive(path: candidate.path) } catch { return .skipped("not a readable zip") }
+                if let app = IPAReader.topLevelAppPrefix(in: archive.entries) {
+                    let read = try IPAReader.readBuilds(archive, app: app, kind: .zip, policy: policy)
+                    return .builds(read.builds, problems: read.problems)
+                }
+                guard let bundles = LooseDebugSymbols.read(zip: archive) else { return .skipped("a zip without an app or dSYMs") }
                 return .debugSymbols(bundles)
             case .infoPlist:
                 let bytes = try FileBytes.read(candidate.path, limit: AppInfoDecoder.maximumSize)
@@ -480,8 +502,14 @@ package final class Ingester {
         case .build(let artifact):
             report.filesDecoded += 1
             try store(artifact, candidate: candidate, stamp: stamp, mtime: mtime)
+        case .builds(let artifacts, let problems):
+            report.filesDecoded += 1
+            try store(artifacts, candidate: candidate, stamp: stamp, mtime: mtime)
+            for problem in problems { try fail(problem.path ?? candidate.path, problem.message) }
         case .debugSymbols(let bundles):
             report.filesDecoded += 1
+            // A zip that held an app before holds dSYMs now: its builds are gone.
+            report.buildsRemoved += try writer.markBuildsRemoved(path: candidate.path, keeping: [], at: now)
             try writer.recordDebugSymbols(path: candidate.path, bundles, at: now)
             // A DWARF file that is not a readable Mach-O is a problem; the others are recorded.
             for file in bundles.flatMap(\.files) {
@@ -490,7 +518,11 @@ package final class Ingester {
         case .skipped:
             report.filesDecoded += 1
             report.filesSkipped += 1
-            if candidate.kind == .zip { report.zipsSkipped += 1 }
+            if candidate.kind == .zip {
+                report.zipsSkipped += 1
+                // What it held before (an app, dSYMs) is no longer there.
+                report.buildsRemoved += try writer.markBuildRemoved(path: candidate.path, at: now)
+            }
             status = .skipped
         case .failed(let error):
             report.filesDecoded += 1
@@ -560,7 +592,34 @@ package final class Ingester {
         }
     }
 
-    private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+    /// A zip's builds, the app first: each nested one's parent is the build whose app folder holds it
+    /// most closely. Builds and embedded profiles recorded in the zip before and not read now are
+    /// marked removed, and so are dSYMs a zip held before it held an app.
+    private func store(_ artifacts: [BuildArtifact], candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date) throws {
+        var ids: [(appPath: String, id: Int64)] = []
+        for (index, artifact) in artifacts.enumerated() {
+            let appPath = artifact.appPath ?? ""
+            let parent = ids.filter { appPath.hasPrefix($0.appPath + "/") }.max { $0.appPath.count < $1.appPath.count }
+            let id = try store(artifact, candidate: candidate, stamp: stamp, mtime: mtime,
+                               parent: index == 0 ? .container : .build(parent?.id))
+            ids.append((appPath, id))
+        }
+        report.buildsRemoved += try writer.markBuildsRemoved(path: candidate.path, keeping: Set(ids.map(\.appPath)), at: now)
+        let embedded = Set(artifacts.compactMap(\.embeddedProfilePath))
+        lostProfiles.formUnion(try writer.markMembersRemoved(container: candidate.path, keeping: embedded, at: now))
+        if candidate.kind == .zip { try writer.recordDebugSymbols(path: candidate.path, [], at: now) }
+    }
+
+    /// Whose child a build is: the candidate's parent (a bundle nested in an `.app` folder), or a
+    /// build of the same zip.
+    private enum BuildParent {
+        case container
+        case build(Int64?)
+    }
+
+    @discardableResult
+    private func store(_ artifact: BuildArtifact, candidate: Candidate, stamp: CatalogWriter.FileStamp, mtime: Date,
+                       parent: BuildParent = .container) throws -> Int64 {
         var artifact = artifact
         // The embedded profile: decoded here, or content another file of this run decoded.
         var profileUUID: String?
@@ -583,13 +642,18 @@ package final class Ingester {
             try failEmbedded(artifact, at: error.path ?? candidate.path, error.message)
         }
         var parentID: Int64?
-        if let parent = candidate.parentPath {
-            parentID = try buildIDs[parent] ?? writer.buildID(path: parent, appPath: "")
+        switch parent {
+        case .container:
+            if let parent = candidate.parentPath {
+                parentID = try buildIDs[parent] ?? writer.buildID(path: parent, appPath: "")
+            }
+        case .build(let id):
+            parentID = id
         }
         let result = try writer.upsertBuild(artifact, appPath: artifact.sourceKind == .app ? "" : (artifact.appPath ?? ""),
                                             profileUUID: profileUUID, parentID: parentID, size: stamp.size,
                                             mtime: mtime, at: now)
-        buildIDs[candidate.path] = result.id
+        if case .container = parent { buildIDs[candidate.path] = result.id }
         report.buildsSeen += 1
         if result.isNew { report.buildsNew += 1 }
         // The embedded profile's location: inside the bundle, or inside the archive file.
@@ -599,6 +663,7 @@ package final class Ingester {
                                       containerKind: container, containerPath: candidate.path,
                                       size: nil, mtime: mtime, sha256: artifact.embeddedProfileSHA256, at: now)
         }
+        return result.id
     }
 
     /// The profile of content `sha256` (catalogued as `uuid`) that another file of the run decoded:
@@ -624,8 +689,9 @@ package final class Ingester {
     }
 
     private func embeddedProfilePath(_ artifact: BuildArtifact) -> String {
+        if let path = artifact.embeddedProfilePath { return path }
         switch artifact.sourceKind {
-        case .ipa:
+        case .ipa, .zip:
             return artifact.path + "!" + (artifact.appPath ?? "Payload") + "/embedded.mobileprovision"
         case .xcarchive:
             let app = artifact.path + "/" + (artifact.appPath ?? "")

@@ -108,7 +108,8 @@ package struct TreeWalker {
     /// their own, with the app as parent; in a macOS app also `Contents/PlugIns/*.appex`,
     /// ExtensionKit's `Contents/Extensions/*.appex`, `Contents/Library/LoginItems/*.app` and
     /// `Contents/Library/SystemExtensions/*.systemextension`, each with its own
-    /// `Contents/embedded.provisionprofile`. Archives and other bundles are not entered. The app
+    /// `Contents/embedded.provisionprofile` (``NestedBuilds`` lists the same folders for the bundles
+    /// of a zipped app). Archives and other bundles are not entered. The app
     /// folder is listed once and only the subfolders it has are opened (an unchanged tree is mostly this).
     private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
         guard candidate.kind == .app, let top = listFolder(candidate.path, reportErrors: false) else { return }

@@ -82,7 +82,9 @@ import Testing
     @Test func theJSONCarriesWhatVerifyFinds() throws {
         let catalogue = try Catalogue()
         for date in [Self.before, Self.after] {
-            for record in try catalogue.records(["builds", "--as-of", date]) {
+            // A bundle nested in an .ipa has no path of its own to verify: the .ipa's verify checks it with its app.
+            for record in try catalogue.records(["builds", "--as-of", date])
+            where record["parent_bundle_id"] is NSNull || record["source_kind"] as? String == "app" {
                 let path = try #require(record["path"] as? String)
                 let verify = try CatalogProcess.run(["verify", path, "--json", "--as-of", date])
                 let verified = try #require((try CatalogProcess.json(verify.stdout) as? [[String: Any]])?.first, "\(path)")

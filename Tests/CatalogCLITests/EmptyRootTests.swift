@@ -29,8 +29,9 @@ import Testing
 
         let refused = try folder.run(["ingest", share, (other as NSString).deletingLastPathComponent])
         #expect(refused.status == 1)
-        // The IPA is a build, and the profile it embeds one more location.
-        #expect(refused.stderr.hasSuffix("error: \(share): found no files, but the catalogue holds \(locations + 1) profile "
+        // The IPA is a build (counted once with the extension and watch app it holds), and the two
+        // profiles it embeds (the app's, the extension's) two more locations.
+        #expect(refused.stderr.hasSuffix("error: \(share): found no files, but the catalogue holds \(locations + 2) profile "
                                          + "locations and 1 build under it; nothing under it was marked removed (is it "
                                          + "unmounted? if it was emptied on purpose, run with --allow-empty)\n"), "\(refused.stderr)")
         #expect(refused.stderr.contains("checked 1 file "), "the other PATH is ingested: \(refused.stderr)")

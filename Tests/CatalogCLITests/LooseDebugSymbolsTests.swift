@@ -29,7 +29,7 @@ import Testing
     @Test func everyFormIsFoundByItsUUID() throws {
         let setup = try Setup()
         let first = try setup.ingest()
-        #expect(first.stderr.contains("1 skipped (1 zip without dSYMs)"), "a zip of sources is left out quietly: \(first.stderr)")
+        #expect(first.stderr.contains("1 skipped (1 zip without an app or dSYMs)"), "a zip of sources is left out quietly: \(first.stderr)")
         #expect(!first.stderr.contains("warning"), "\(first.stderr)")
         let rows = try setup.records(["builds", "--uuid", Self.demoUUID.lowercased().replacingOccurrences(of: "-", with: "")])
         let found = rows.map { "\($0["source_kind"] as? String ?? "?") \(($0["path"] as? String ?? "").replacingOccurrences(of: setup.tree + "/", with: "")) \($0["dsym_path"] as? String ?? "?")" }

@@ -205,7 +205,9 @@ import CatalogTestSupport
         #expect(archive["app_path"] as? String == "Products/Applications/Example.app")
         #expect(archive["profile_uuid"] as? String == "930A1813-B3BA-4B98-AE76-B3B24E907A89")
         #expect(try catalogue.records(["builds", "--version", "1.3"]).count == 1)
-        #expect(try catalogue.records(["builds", "--build", "50"]).count == 1)
+        // The .ipa's app, and its extension and watch app, builds of their own.
+        #expect(try catalogue.records(["builds", "--build", "50"]).map { $0["app_path"] as? String } == [
+            "Payload/Example.app", "Payload/Example.app/Watch/ExampleWatch.app", "Payload/Example.app/PlugIns/Widget.appex"])
         let embedding = try catalogue.records(["builds", "--profile", "080B4AFF-C595-4955-AEED-8B8810E698FC"])
         #expect(Set(embedding.compactMap { $0["source_kind"] as? String }) == ["app", "ipa"])
         let widget = try catalogue.records(["builds", "com.example.app.widget"])

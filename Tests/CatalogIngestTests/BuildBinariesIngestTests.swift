@@ -72,6 +72,7 @@ import CatalogTestSupport
         // Back to schema 17 as an older binary left it: no binaries table, every stamp recorded.
         do {
             let connection = try Connection.openCatalogue(path: db)
+            try BuildLaunchLimitIngestTests.undoMigration23(connection)
             try BuildLaunchLimitIngestTests.undoMigration22(connection)
             try BuildLaunchLimitIngestTests.undoMigration21(connection)
             try BuildLaunchLimitIngestTests.undoMigration20(connection)

@@ -12,6 +12,16 @@ import Testing
     /// Back from schema 20 to 19, as a binary of 0019 left the catalogue (every stamp recorded).
     /// Migration 0021 (runs' reason and partial), undone first: the migrator applies only what is
     /// past the latest migration recorded.
+    /// 0023 widened two CHECKs (the older ones still hold for all but zip builds) and dropped file
+    /// stamps: undone by forgetting it was applied, the zips of an app stamped as an older binary
+    /// left them (skipped). Their rows are kept, so that what the next ingest reads compares.
+    static func undoMigration23(_ connection: Connection) throws {
+        try connection.execute("""
+            UPDATE files SET status = 'skipped' WHERE kind = 'zip' AND path IN (SELECT path FROM builds WHERE source_kind = 'zip')
+            """)
+        try connection.execute("DELETE FROM schema_migrations WHERE id = 23")
+    }
+
     static func undoMigration22(_ connection: Connection) throws {
         try connection.execute("DROP TABLE debug_symbols")
         try connection.execute("DELETE FROM schema_migrations WHERE id = 22")
@@ -43,7 +53,7 @@ import Testing
 
     /// What decode judges for the build at `path`.
     static func decoded(_ build: BuildSummary) throws -> [String?] {
-        let limit = try BuildArtifact(contentsOf: URL(fileURLWithPath: build.path), trust: nil).launchLimit
+        let limit = try decodedBuild(build, trust: nil).launchLimit
         return [limit?.date.map(ISO8601.format), limit?.cause.rawValue, limit?.executable, limit?.reason]
     }
 
@@ -90,6 +100,7 @@ import Testing
         let expected = try Self.builds(db).map(Self.stored)
         #expect(expected.contains { $0[1] == "certificate" } && expected.contains { $0[1] == "app-store" })
         let connection = try Connection.openCatalogue(path: db)
+        try Self.undoMigration23(connection)
         try Self.undoMigration22(connection)
         try Self.undoMigration21(connection)
         try Self.undoMigration20(connection)

@@ -32,7 +32,7 @@ import Testing
     /// What decode gives for the build at `path` (inside its container at `appPath`), at `asOf`,
     /// trusting Apple's roots as ingest does.
     static func decoded(_ build: BuildSummary, asOf: Date) throws -> (problems: [SigningProblem], executables: Int, dsyms: Int) {
-        let artifact = try BuildArtifact(contentsOf: URL(fileURLWithPath: build.path), trust: .apple)
+        let artifact = try decodedBuild(build, trust: .apple)
         return (artifact.signingProblems(asOf: asOf), artifact.executables.count, artifact.dsyms.count)
     }
 
@@ -93,6 +93,7 @@ import Testing
         // Migration 0020 came after: undone first, as the migrator applies only what is past the latest.
         do {
             let connection = try Connection.openCatalogue(path: db)
+            try BuildLaunchLimitIngestTests.undoMigration23(connection)
             try BuildLaunchLimitIngestTests.undoMigration22(connection)
             try BuildLaunchLimitIngestTests.undoMigration21(connection)
             try BuildLaunchLimitIngestTests.undoMigration20(connection)

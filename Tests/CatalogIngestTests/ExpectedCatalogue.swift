@@ -52,8 +52,13 @@ struct ExpectedCatalogue {
             SELECT bundle_id, short_version, build, source_kind, profile_uuid, app_path FROM builds
             WHERE path = ? AND removed_at IS NULL
             """, [.text(path)])
-        // The container itself; for an .app that is the row with app_path ''.
-        guard let row = rows.first(where: { kind != "app" || $0.string("app_path") == "" }) else {
+        // The container itself; for an .app that is the row with app_path ''. An .ipa or app zip also
+        // holds rows for the bundles nested in its app: its own is the app it names, else the shortest.
+        let zipped = kind == "ipa" || kind == "zip"
+        let container = zipped ? rows.first { $0.string("app_path") == build["app_path"] as? String }
+            ?? rows.min { ($0.string("app_path") ?? "").count < ($1.string("app_path") ?? "").count }
+            : rows.first { kind != "app" || $0.string("app_path") == "" }
+        guard let row = container else {
             Issue.record("build \(relative) (\(kind)) is not catalogued", sourceLocation: sourceLocation)
             return
         }

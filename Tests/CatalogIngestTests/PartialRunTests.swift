@@ -172,13 +172,14 @@ extension JSONValue {
         let report = try ingest([scratch.file("tree")], db: db)
         #expect(report.errors.count == 1)
         #expect(report.buildsRemoved == first.buildsNew)
-        #expect(report.profilesRemoved == 1)
+        // The app's profile and its extension's.
+        #expect(report.profilesRemoved == 2)
         let connection = try Connection.openCatalogue(path: db, readOnly: true)
         let message = report.errors.first?.message ?? "?"
         #expect(try connection.strings("SELECT (removed_at IS NOT NULL) || ' ' || error FROM builds")
                 == Array(repeating: "1 \(message)", count: first.buildsNew))
         #expect(try connection.strings("SELECT (removed_at IS NOT NULL) || ' ' || error FROM profile_locations")
-                == ["1 \(message)"])
+                == ["1 \(message)", "1 \(message)"])
         var filter = CatalogQueries.BuildFilter()
         filter.presence = .removed
         #expect(try queries(db).builds(filter).allSatisfy { $0.error == message })

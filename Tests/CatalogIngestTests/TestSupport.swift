@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 import Testing
 @testable import CatalogIngest
@@ -36,6 +37,18 @@ func ingest(_ roots: [String], db: String, full: Bool = false, batchSize: Int? =
     if let batchSize { options.batchSize = batchSize }
     if let resolver { options.pathResolver = resolver }
     return try Ingester(db: connection, options: options).run(progress: progress)
+}
+
+/// What decode makes of the catalogued `build`: the file or folder at its path, or for a bundle
+/// nested in an `.ipa` or app zip, that bundle as the ingest reads it.
+func decodedBuild(_ build: BuildSummary, trust: TrustAnchors?) throws -> BuildArtifact {
+    guard build.sourceKind == .ipa || build.sourceKind == .zip else {
+        return try BuildArtifact(contentsOf: URL(fileURLWithPath: build.path), trust: trust)
+    }
+    let archive = try ZipArchive(path: build.path)
+    let app = try #require(IPAReader.appPrefix(in: archive.entries) ?? IPAReader.topLevelAppPrefix(in: archive.entries))
+    let builds = try IPAReader.readBuilds(archive, app: app, kind: build.sourceKind, trust: trust).builds
+    return try #require(builds.first { $0.appPath == build.appPath }, "\(build.path): no \(build.appPath ?? "app")")
 }
 
 func readBytes(_ path: String) throws -> [UInt8] {

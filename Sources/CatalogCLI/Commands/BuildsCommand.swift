@@ -8,7 +8,7 @@ enum BuildsCommand: Command {
     static let abstract = "Build history: which build shipped which version, and what it embeds."
     static let discussion: String? = """
         Newest version first with version-aware ordering (1.10 after 1.9), then newest build.
-        Each build shows its source (app, ipa, xcarchive, plist), path, embedded profile and archive date,
+        Each build shows its source (app, ipa, xcarchive, zip, plist), path, embedded profile and archive date,
         and when it stops launching (launches_until, with its cause and reason): development, ad-hoc
         and enterprise builds at the earlier of the profile's expiry and the signing certificate's,
         Developer ID ones at the profile's expiry, App Store ones never; the soonest over the app and

@@ -5,7 +5,7 @@ import Foundation
 /// them — one JSON object for one file, an array for several, or a readable summary.
 enum DecodeCommand: Command {
     static let name = "decode"
-    static let abstract = "Decode profiles, Info.plists, .app bundles, .xcarchives and .ipas."
+    static let abstract = "Decode profiles, Info.plists, .app bundles, .xcarchives, .ipas and app zips."
     static let discussion: String? = """
         Detects what each path is from its content and layout. Prints one JSON object per file
         (an array when several), or a summary with --format table. Exits 1 when any file failed.

@@ -10,7 +10,8 @@ enum IngestCommand: Command {
     static let abstract = "Index profiles and builds under the given folders into the catalogue."
     static let discussion: String? = """
         Walks each PATH for .mobileprovision/.provisionprofile files, .app bundles, .xcarchive folders,
-        .ipa archives and app Info.plists. Files unchanged since the last run (same size and mtime) are
+        .ipa archives, zips holding one .app (or dSYMs), .dSYM folders and app Info.plists; bundles
+        nested in an app (extensions, watch apps) are builds of their own. Files unchanged since the last run (same size and mtime) are
         not read again; paths no longer found are marked removed, never deleted. With no PATH, the
         standard Xcode profile folders and ~/Library/Developer/Xcode/Archives that exist are used.
         Bad files are reported as warnings and recorded; the run goes on. A PATH that does not exist or

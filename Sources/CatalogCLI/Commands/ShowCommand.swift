@@ -9,7 +9,7 @@ enum ShowCommand: Command {
     static let discussion: String? = """
         Fields, entitlements, certificates, devices, every location with first/last seen, the builds
         that embed it, and older/newer profiles with the same name, app id and team (renewals).
-        A PATH (a profile, or an .app, .ipa or .xcarchive: the profile it embeds) is looked up among
+        A PATH (a profile, or an .app, .ipa, .xcarchive or app zip: the profile it embeds) is looked up among
         known locations and builds, else decoded to find its UUID.
         """
     static let arguments = [ArgumentSpec(name: "profile", help: "A profile UUID (any case) or a unique prefix of 8+ hex digits, the path\nof a profile file or of a build that embeds one, or its name (exact, else a\nunique part of it).")]

@@ -8,7 +8,7 @@ enum VerifyCommand: Command {
     static let name = "verify"
     static let abstract = "Verify profiles' signatures (CMS, chain to Apple's pinned roots, DER copy) and builds' code signatures."
     static let discussion: String? = """
-        A FILE (profile, .app, .xcarchive or .ipa) is decoded and its profile verified. A UUID is
+        A FILE (profile, .app, .xcarchive, .ipa or a zip of one .app) is decoded and its profile verified. A UUID is
         looked up in the catalogue and the profile file at one of its present locations verified
         again; when none is readable, the verdict stored at ingest is printed (source: catalogue).
         Statuses: verified, unsigned, invalid, untrusted, error. A build's code is checked as
@@ -29,7 +29,7 @@ enum VerifyCommand: Command {
         Exits 1 unless every profile is verified and no build has a signing problem.
         No revocation check: that needs the network.
         """
-    static let arguments = [ArgumentSpec(name: "profile", help: "A profile file, build (.app, .ipa, .xcarchive), or a catalogued profile UUID.", variadic: true)]
+    static let arguments = [ArgumentSpec(name: "profile", help: "A profile file, build (.app, .ipa, .xcarchive, .zip of an .app), or a catalogued profile UUID.", variadic: true)]
     static let examples = [
         "catalog verify App.mobileprovision",
         "catalog verify MyApp.xcarchive --as-of 2027-01-01",

@@ -3,8 +3,9 @@ import Foundation
 extension BuildArtifact {
     /// Decodes the app build at `url` (a `file:` URL), told apart by layout and content rather than
     /// by extension: an `.xcarchive` folder, an `.app` folder (iOS flat or macOS `Contents/`
-    /// layout), or an `.ipa` (a zip with `Payload/*.app`). Only the Info.plist(s) and the embedded
-    /// profile are read.
+    /// layout), an `.ipa` (a zip with `Payload/*.app`), or a zip whose top level holds one `.app`
+    /// (source kind `zip`). Only the Info.plist(s), the embedded profile and the binaries' headers
+    /// and signatures are read.
     ///
     /// ```swift
     /// let build = try BuildArtifact(contentsOf: URL(fileURLWithPath: "Example.ipa"))
@@ -15,14 +16,15 @@ extension BuildArtifact {
     ///
     /// - Parameter trust: what the embedded profile's signature must chain to (see
     ///   ``ProvisioningProfile/init(bytes:trust:)``); nil skips verification.
-    /// - Throws: ``DecodeError`` (`.invalidBundle` when the path is none of the three,
+    /// - Throws: ``DecodeError`` (`.invalidBundle` when the path is none of these,
     ///   `.malformedZip`, `.unreadable`, or the Info.plist's error).
     public init(contentsOf url: URL, trust: TrustAnchors? = .apple) throws {
         self = try FileDecoder.build(path: try FileBytes.path(of: url), trust: trust)
     }
 
-    /// Decodes an `.ipa` held in memory (downloaded, say, and never saved). Folders — `.app`,
-    /// `.xcarchive` — exist only on disk: use ``init(contentsOf:trust:)`` for those.
+    /// Decodes an `.ipa` held in memory (downloaded, say, and never saved), or a zip whose top
+    /// level holds one `.app` (source kind `zip`). Folders — `.app`, `.xcarchive` — exist only on
+    /// disk: use ``init(contentsOf:trust:)`` for those.
     ///
     /// ```swift
     /// let (data, _) = try await URLSession.shared.data(from: buildServerURL)

@@ -1,18 +1,22 @@
 import Foundation
 
-/// One app build found on disk: an `.app` bundle, an `.xcarchive`, an `.ipa`, or a stray Info.plist.
+/// One app build found on disk: an `.app` bundle, an `.xcarchive`, an `.ipa`, a zip holding one
+/// `.app` (a macOS app as Developer ID distribution ships it), or a stray Info.plist.
 public struct BuildArtifact: Sendable, Equatable {
     public enum SourceKind: String, Sendable, CaseIterable, Codable {
         case app
         case ipa
         case xcarchive
         case plist
+        /// A zip whose top level holds one `.app`, read in place as an `.ipa` is.
+        case zip
     }
 
     public var sourceKind: SourceKind
-    /// The container: the `.app`, `.xcarchive` or `.ipa` path, or the Info.plist path.
+    /// The container: the `.app`, `.xcarchive`, `.ipa` or `.zip` path, or the Info.plist path.
     public var path: String
-    /// Inside the container, the app's path (`Products/Applications/X.app`, `Payload/X.app`), if any.
+    /// Inside the container, the app's path (`Products/Applications/X.app`, `Payload/X.app`,
+    /// `X.app` in a zip, `Payload/X.app/Watch/W.app` for a bundle nested in an `.ipa`), if any.
     public var appPath: String?
     public var info: AppInfo
     /// The embedded profile, decoded; nil when the app carries none.
@@ -21,6 +25,8 @@ public struct BuildArtifact: Sendable, Equatable {
     public var profileError: DecodeError?
     /// SHA-256 of the embedded profile's bytes, whenever one was read (decoded or not).
     public var embeddedProfileSHA256: String?
+    /// Where the embedded profile was read (a file, or `X.ipa!member`), whenever one was.
+    package var embeddedProfilePath: String?
     /// `.xcarchive` only.
     public var archivedAt: Date?
     public var scheme: String?
@@ -68,6 +74,7 @@ extension BuildArtifact {
     package mutating func attachEmbeddedProfile(at path: String, policy: EmbeddedProfilePolicy,
                                                 trust: TrustAnchors? = ProfileDecoder.defaultTrust,
                                                 read: () throws -> [UInt8]) {
+        embeddedProfilePath = path
         do {
             let bytes = try read()
             let sha = Digest.sha256Hex(bytes)

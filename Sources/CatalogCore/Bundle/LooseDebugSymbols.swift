@@ -44,7 +44,12 @@ public struct LooseDebugSymbols: Sendable, Equatable {
     ///
     /// - Throws: ``DecodeError`` when the zip itself cannot be read.
     public static func read(zip path: String) throws -> [LooseDebugSymbols]? {
-        let files = ZipBundleFiles(try ZipArchive(path: path))
+        read(zip: try ZipArchive(path: path))
+    }
+
+    /// The same for a zip already opened.
+    package static func read(zip archive: ZipArchive) -> [LooseDebugSymbols]? {
+        let files = ZipBundleFiles(archive)
         var bundles: [String] = []
         // At the top, or one folder down (a zip of a folder of dSYMs).
         for name in files.children(of: "") {

@@ -161,7 +161,8 @@ package struct ZipArchive: Sendable {
             uncompressedSize: extent.uncompressedSize,
             crc32: header.u32(16),
             localHeaderOffset: extent.localOffset,
-            flags: header.u16(8))
+            flags: header.u16(8),
+            isSymbolicLink: header.u16(4) >> 8 == ZipEntry.unixHost && (header.u32(38) >> 16) & 0o170000 == 0o120000)
     }
 
     /// Replaces the saturated fields of `extent` with the zip64 extended-information field's 64-bit

@@ -12,9 +12,16 @@ package struct ZipEntry: Sendable, Hashable {
     package let localHeaderOffset: UInt64
     /// General-purpose bit flags (bit 0 encrypted, bit 3 data descriptor, bit 11 UTF-8 name).
     package let flags: UInt16
+    /// A symbolic link as `ditto` and Info-ZIP store one (a Unix host's mode in the external
+    /// attributes says so): its contents are the target, as written.
+    package let isSymbolicLink: Bool
+
+    /// The "version made by" host number of Unix (APPNOTE 4.4.2), the only one whose external
+    /// attributes carry a file mode.
+    static let unixHost: UInt16 = 3
 
     package init(name: String, method: UInt16, compressedSize: UInt64, uncompressedSize: UInt64,
-                 crc32: UInt32, localHeaderOffset: UInt64, flags: UInt16 = 0) {
+                 crc32: UInt32, localHeaderOffset: UInt64, flags: UInt16 = 0, isSymbolicLink: Bool = false) {
         self.name = name
         self.method = method
         self.compressedSize = compressedSize
@@ -22,6 +29,7 @@ package struct ZipEntry: Sendable, Hashable {
         self.crc32 = crc32
         self.localHeaderOffset = localHeaderOffset
         self.flags = flags
+        self.isSymbolicLink = isSymbolicLink
     }
 
     /// Directory entries are the ones whose name ends with "/".

@@ -821,6 +821,38 @@ package final class CatalogWriter {
                             [SQLValue(now), .text(host), .text(path)])
     }
 
+    /// Marks the builds recorded in the container at `path` whose app folder is none of `appPaths`
+    /// as gone (a zip re-read without a bundle it held). Returns how many were present.
+    package func markBuildsRemoved(path: String, keeping appPaths: Set<String>, at now: Date) throws -> Int {
+        let stale = try db.rows("SELECT app_path FROM builds WHERE host = ? AND path = ? AND removed_at IS NULL",
+                                [.text(host), .text(path)]).compactMap { $0.string("app_path") }.filter { !appPaths.contains($0) }
+        var removed = 0
+        for appPath in stale {
+            removed += try db.write("""
+                UPDATE builds SET removed_at = ? WHERE host = ? AND path = ? AND app_path = ? AND removed_at IS NULL
+                """, [SQLValue(now), .text(host), .text(path), .text(appPath)])
+        }
+        return removed
+    }
+
+    /// Marks the profile locations inside the zip at `path` (`X.ipa!member`) that are none of `kept`
+    /// as gone: a bundle re-read without the profile it embedded, or no longer there. Returns the
+    /// profiles that were present there until now.
+    package func markMembersRemoved(container path: String, keeping kept: Set<String>, at now: Date) throws -> Set<String> {
+        // The range of the path index into the zip ('"' follows '!').
+        let rows = try db.rows("""
+            SELECT path, profile_uuid FROM profile_locations
+            WHERE host = ? AND path >= ? AND path < ? AND container_path = ? AND removed_at IS NULL
+            """, [.text(host), .text(path + "!"), .text(path + "\""), .text(path)])
+        var lost = Set<String>()
+        for row in rows {
+            guard let location = row.string("path"), !kept.contains(location) else { continue }
+            try markLocationRemoved(path: location, at: now)
+            if let uuid = row.string("profile_uuid") { lost.insert(uuid) }
+        }
+        return lost
+    }
+
     /// The file at `path` no longer decodes: the profile locations found in it (the file itself, or
     /// members of the container at `path`) are no longer present, with `message` as the reason. Their
     /// other facts stay those of the last time they decoded. Returns the profiles that were present

@@ -7,6 +7,8 @@ package enum ContainerKind: String, Sendable {
     case app
     case ipa
     case xcarchive
+    /// A zip holding one `.app` (migration 0023).
+    case zip
 
     /// The container a build of `kind` embeds its profile in; nil for a stray Info.plist, which
     /// embeds none.
@@ -15,6 +17,7 @@ package enum ContainerKind: String, Sendable {
         case .app: self = .app
         case .ipa: self = .ipa
         case .xcarchive: self = .xcarchive
+        case .zip: self = .zip
         case .plist: return nil
         }
     }
