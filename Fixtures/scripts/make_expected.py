@@ -462,7 +462,7 @@ def build_binaries(build, binaries_list):
 
 
 # Where an app keeps bundles that are builds of their own (with the app as parent), and their suffix.
-NESTED = [("PlugIns", ".appex"), ("Watch", ".app"), ("Contents/PlugIns", ".appex"), ("Contents/Extensions", ".appex"),
+NESTED = [("PlugIns", ".appex"), ("Watch", ".app"), ("AppClips", ".app"), ("Contents/PlugIns", ".appex"), ("Contents/Extensions", ".appex"),
           ("Contents/Library/LoginItems", ".app"), ("Contents/Library/SystemExtensions", ".systemextension")]
 
 
@@ -560,7 +560,7 @@ def main():
                  "(platform_key_present tells). files lists profile and Info.plist candidates under "
                  "profiles/, renewals/, report/, plists/, bundles/ (xcarchive top-level Info.plist is in builds, not files). "
                  "envelope_certificates is the raw count in the CMS certificates SET, duplicates included. "
-                 "Builds nested in an app (PlugIns/*.appex, Watch/*.app, and on macOS Contents/PlugIns, "
+                 "Builds nested in an app (PlugIns/*.appex, Watch/*.app, AppClips/*.app, and on macOS Contents/PlugIns, "
                  "Contents/Extensions/*.appex, Contents/Library/LoginItems/*.app, "
                  "Contents/Library/SystemExtensions/*.systemextension) carry parent: the app's path. "
                  "binaries lists every Mach-O under codesign/ (an .ipa's as X.ipa!member) with its slices "

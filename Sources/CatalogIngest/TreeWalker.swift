@@ -104,32 +104,29 @@ package struct TreeWalker {
         }
     }
 
-    /// Extensions (`PlugIns/*.appex`) and watch apps (`Watch/*.app`) inside an app are builds of
-    /// their own, with the app as parent; in a macOS app also `Contents/PlugIns/*.appex`,
-    /// ExtensionKit's `Contents/Extensions/*.appex`, `Contents/Library/LoginItems/*.app` and
-    /// `Contents/Library/SystemExtensions/*.systemextension`, each with its own
-    /// `Contents/embedded.provisionprofile` (``NestedBuilds`` lists the same folders for the bundles
-    /// of a zipped app). Archives and other bundles are not entered. The app
-    /// folder is listed once and only the subfolders it has are opened (an unchanged tree is mostly this).
+    /// The bundles inside an app that are builds of their own, with the app as parent: the folders
+    /// ``NestedBuilds`` lists (extensions, watch apps, App Clips; in a macOS app its `Contents/`
+    /// plug-ins, ExtensionKit extensions, login items and system extensions), read as the bundles of
+    /// a zipped app are. Archives and other bundles are not entered. The app folder is listed once
+    /// and only the subfolders it has are opened (an unchanged tree is mostly this).
     private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
         guard candidate.kind == .app, let top = listFolder(candidate.path, reportErrors: false) else { return }
+        let names = Set(top.map(\.0))
+        var contents: Set<String>?
         var folders: [String] = []
-        for (name, _) in top {
-            if name == "PlugIns" || name == "Watch" { folders.append(candidate.path + "/" + name) }
-            if name == "Contents", let contents = listFolder(candidate.path + "/Contents", reportErrors: false) {
-                for (inner, _) in contents where inner == "PlugIns" || inner == "Extensions" {
-                    folders.append(candidate.path + "/Contents/" + inner)
-                }
-                for (inner, _) in contents where inner == "Library" {
-                    folders.append(candidate.path + "/Contents/Library/LoginItems")
-                    folders.append(candidate.path + "/Contents/Library/SystemExtensions")
-                }
+        for folder in NestedBuilds.folders {
+            let parts = folder.split(separator: "/", maxSplits: 2).map(String.init)
+            guard names.contains(parts[0]) else { continue }
+            if parts[0] == "Contents" {
+                if contents == nil { contents = Set((listFolder(candidate.path + "/Contents", reportErrors: false) ?? []).map(\.0)) }
+                guard parts.count > 1, contents?.contains(parts[1]) == true else { continue }
             }
+            folders.append(candidate.path + "/" + folder)
         }
         for folder in folders {
             guard let entries = listFolder(folder, reportErrors: false) else { continue }
             for (name, type) in entries where type == .directory || type == .unknown {
-                guard name.hasSuffix(".appex") || name.hasSuffix(".app") || name.hasSuffix(".systemextension"),
+                guard NestedBuilds.suffixes.contains(where: { name.hasSuffix($0) }),
                       AppBundleReader.layout(of: folder + "/" + name) != nil else { continue }
                 let nested = Candidate(kind: .app, path: folder + "/" + name, parentPath: candidate.path)
                 try visit(nested)

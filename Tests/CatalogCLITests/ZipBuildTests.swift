@@ -50,6 +50,7 @@ import Testing
         let sysext = "SignedMac.app/Contents/Library/SystemExtensions/com.example.mac.filter.systemextension"
         #expect(try setup.builds() == [
             "ipa Signed.ipa Payload/Signed.app -",
+            "ipa Signed.ipa Payload/Signed.app/AppClips/SignedClip.app com.example.app",
             "ipa Signed.ipa Payload/Signed.app/PlugIns/Widget.appex com.example.app",
             "ipa Signed.ipa Payload/Signed.app/Watch/SignedWatch.app com.example.app",
             "zip SignedMac.zip SignedMac.app -",
@@ -80,7 +81,7 @@ import Testing
         // Unchanged: nothing is read again, nothing changes.
         let second = try setup.ingest()
         #expect(second.stderr.contains("(read 0, 4 unchanged)"), "\(second.stderr)")
-        #expect(second.stderr.contains("7 builds (+0 new, 0 removed)"), "\(second.stderr)")
+        #expect(second.stderr.contains("8 builds (+0 new, 0 removed)"), "\(second.stderr)")
     }
 
     @Test func aZipThatNoLongerHoldsTheAppLosesItsBuilds() throws {

@@ -69,13 +69,14 @@ import Testing
         let ipa = try ZipArchive(path: Self.codesign + "Signed.ipa")
         let read = try IPAReader.readBuilds(ipa, app: "Payload/Signed.app/", kind: .ipa, trust: nil)
         #expect(read.problems.isEmpty)
-        // As in the .app folder: extensions and the watch app, not the app clip (AppClips/ is not walked).
+        // As in the .app folder: the extension, the watch app and the App Clip.
         #expect(read.builds.map { "\($0.appPath ?? "-") \($0.info.bundleID ?? "-")" } == [
             "Payload/Signed.app com.example.app",
             "Payload/Signed.app/PlugIns/Widget.appex com.example.app.widget",
             "Payload/Signed.app/Watch/SignedWatch.app com.example.app.watchkitapp",
+            "Payload/Signed.app/AppClips/SignedClip.app com.example.app.Clip",
         ])
-        let watch = try #require(read.builds.last)
+        let watch = read.builds[2]
         #expect(watch.sourceKind == .ipa && watch.path == ipa.path)
         #expect(watch.executables.map(\.path) == ["Payload/Signed.app/Watch/SignedWatch.app/SignedWatch"])
         #expect(watch.executables.first?.binary?.slices.map(\.uuid) == ["724D49A5-7B9B-B751-E99C-9D9F0ED9EF1C",

@@ -11,7 +11,7 @@ enum IngestCommand: Command {
     static let discussion: String? = """
         Walks each PATH for .mobileprovision/.provisionprofile files, .app bundles, .xcarchive folders,
         .ipa archives, zips holding one .app (or dSYMs), .dSYM folders and app Info.plists; bundles
-        nested in an app (extensions, watch apps) are builds of their own. Files unchanged since the last run (same size and mtime) are
+        nested in an app (extensions, watch apps, App Clips) are builds of their own. Files unchanged since the last run (same size and mtime) are
         not read again; paths no longer found are marked removed, never deleted. With no PATH, the
         standard Xcode profile folders and ~/Library/Developer/Xcode/Archives that exist are used.
         Bad files are reported as warnings and recorded; the run goes on. A PATH that does not exist or

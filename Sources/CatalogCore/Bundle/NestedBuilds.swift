@@ -1,9 +1,10 @@
-/// Where an app keeps bundles that are builds of their own (extensions, watch apps, login items,
-/// system extensions), catalogued with the app as parent: the folders the ingest walk enters in an
-/// `.app` folder, and the same inside an `.ipa` or an app zip.
+/// Where an app keeps bundles that are builds of their own (extensions, watch apps, App Clips,
+/// login items, system extensions), each with its own bundle id and embedded profile, catalogued
+/// with the app as parent: the folders the ingest walk enters in an `.app` folder, and the same
+/// inside an `.ipa` or an app zip.
 package enum NestedBuilds {
     /// Folders relative to the app bundle: iOS's flat layout, then macOS's `Contents/`.
-    package static let folders = ["PlugIns", "Watch", "Contents/PlugIns", "Contents/Extensions",
+    package static let folders = ["PlugIns", "Watch", "AppClips", "Contents/PlugIns", "Contents/Extensions",
                                   "Contents/Library/LoginItems", "Contents/Library/SystemExtensions"]
     package static let suffixes = [".appex", ".app", ".systemextension"]
 
