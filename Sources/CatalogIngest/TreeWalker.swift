@@ -111,17 +111,15 @@ package struct TreeWalker {
     /// and only the subfolders it has are opened (an unchanged tree is mostly this).
     private mutating func visitNested(in candidate: Candidate, _ visit: (Candidate) throws -> Void) rethrows {
         guard candidate.kind == .app, let top = listFolder(candidate.path, reportErrors: false) else { return }
-        let names = Set(top.map(\.0))
-        var contents: Set<String>?
+        let here = top.map(\.name).filter(Self.nestedFirsts.contains)
+        guard !here.isEmpty else { return }
+        var inContents: [String] = []
+        if here.contains("Contents") {
+            inContents = (listFolder(candidate.path + "/Contents", reportErrors: false) ?? []).map(\.name).filter(Self.nestedSeconds.contains)
+        }
         var folders: [String] = []
-        for folder in NestedBuilds.folders {
-            let parts = folder.split(separator: "/", maxSplits: 2).map(String.init)
-            guard names.contains(parts[0]) else { continue }
-            if parts[0] == "Contents" {
-                if contents == nil { contents = Set((listFolder(candidate.path + "/Contents", reportErrors: false) ?? []).map(\.0)) }
-                guard parts.count > 1, contents?.contains(parts[1]) == true else { continue }
-            }
-            folders.append(candidate.path + "/" + folder)
+        for nested in Self.nestedFolders where here.contains(nested.first) && nested.second.map(inContents.contains) ?? true {
+            folders.append(candidate.path + "/" + nested.path)
         }
         for folder in folders {
             guard let entries = listFolder(folder, reportErrors: false) else { continue }
@@ -134,6 +132,15 @@ package struct TreeWalker {
             }
         }
     }
+
+    /// ``NestedBuilds/folders`` split once: an app's folder, the one inside it (macOS's
+    /// `Contents/X`), and the whole path.
+    private static let nestedFolders = NestedBuilds.folders.map { folder in
+        let parts = folder.split(separator: "/").map(String.init)
+        return (first: parts[0], second: parts.count > 1 ? parts[1] : nil, path: folder)
+    }
+    private static let nestedFirsts = Set(nestedFolders.map(\.first))
+    private static let nestedSeconds = Set(nestedFolders.compactMap(\.second))
 
     private func bundleCandidate(_ path: String, parent: String?) -> Candidate? {
         if path.hasSuffix(".xcarchive") { return Candidate(kind: .xcarchive, path: path, parentPath: parent) }
