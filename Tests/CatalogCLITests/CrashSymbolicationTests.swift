@@ -111,6 +111,21 @@ import Testing
         #expect(SwiftDemangler.demangle("handle_request") == "handle_request")
     }
 
+    /// A symbolizer that hangs is stopped at the time limit and said to be, not to have "failed";
+    /// one that exits non-zero is named with its status.
+    @Test func aSymbolizerThatHangsIsStoppedAndSaidToBe() throws {
+        let scratch = try Scratch()
+        let hangs = try scratch.write("hangs.sh", Array("#!/bin/sh\nexec sleep 30\n".utf8))
+        let fails = try scratch.write("fails.sh", Array("#!/bin/sh\nexit 3\n".utf8))
+        for script in [hangs, fails] { chmod(script, 0o755) }
+        let started = Date()
+        #expect { try Symbolizer.run(hangs, [], timeLimit: 1) } throws: { error in
+            "\(error)" == "\(hangs) gave no answer within 1 s and was stopped"
+        }
+        #expect(Date().timeIntervalSince(started) < 20, "stopped at the limit, not when it ended")
+        #expect { try Symbolizer.run(fails, []) } throws: { error in "\(error)" == "\(fails) failed (exit status 3)" }
+    }
+
     static func fixtureExpectation() throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/expected.json"))
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]

@@ -67,8 +67,11 @@ struct Symbolizer {
         var description: String
     }
 
-    /// Runs the tool with a time limit; its stdout.
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    /// How long one run of the tool may take: a symbolizer that hangs must not hold a cron job.
+    static let timeLimit: TimeInterval = 60
+
+    /// Runs the tool, stopped after `timeLimit` seconds; its stdout.
+    static func run(_ executable: String, _ arguments: [String], timeLimit: TimeInterval = timeLimit) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -76,16 +79,26 @@ struct Symbolizer {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        let started = Date()
         do { try process.run() } catch { throw Failure(description: "\(executable): \(error.localizedDescription)") }
-        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: deadline)
+        // SIGKILL, which no mask holds off: a tool started from a worker thread inherits its blocked signals.
+        let pid = process.processIdentifier
+        let deadline = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+        // A queue of its own gets a thread of its own: the global queues' few may all be waiting,
+        // as this one is, and the deadline would come only when the tool ends.
+        DispatchQueue(label: "catalog.symbolizer.deadline").asyncAfter(deadline: .now() + timeLimit, execute: deadline)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         deadline.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw Failure(description: "\(executable) failed (status \(process.terminationStatus))")
+        let status = process.terminationStatus
+        if process.terminationReason == .exit {
+            guard status == 0 else { throw Failure(description: "\(executable) failed (exit status \(status))") }
+            return String(decoding: data, as: UTF8.self)
         }
-        return String(decoding: data, as: UTF8.self)
+        if Date().timeIntervalSince(started) >= timeLimit {
+            throw Failure(description: "\(executable) gave no answer within \(Int(timeLimit)) s and was stopped")
+        }
+        throw Failure(description: "\(executable) was killed by signal \(status)")
     }
 
     /// `llvm-symbolizer --output-style=JSON`: one object per address, in order, with `Symbol` frames
