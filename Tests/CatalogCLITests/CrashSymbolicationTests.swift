@@ -79,6 +79,10 @@ import Testing
         let frames = Self.frames(row["crashed_thread"])
         #expect(frames.count == 4)
         #expect(frames.allSatisfy { $0["symbol"] is NSNull && $0["file"] is NSNull && $0["address"] is String })
+        // For people, each frame as Apple writes one it could not name: load address + offset.
+        let table = try catalogue.run(["crash", Self.folder + "/demo.crash", "--symbolicate", "--format", "table"],
+                                      environment: ["PATH": empty.path])
+        #expect(table.stdout.contains("0   Demo  0x0000000102a3c028  0x102a38000 + 16424\n"), "\(table.stdout)")
         let plain = try catalogue.run(["crash", Self.folder + "/demo.crash", "--json"])
         #expect((try CatalogProcess.json(plain.stdout) as? [[String: Any]])?.first?["crashed_thread"] == nil,
                 "the keys come with --symbolicate only")

@@ -18,6 +18,8 @@ struct CrashSymbolication {
         var symbol: String?
         var file: String?
         var line: Int?
+        /// Where the frame's image was loaded, for the `load + offset` an unsymbolicated line shows.
+        var loadAddress: UInt64? = nil
 
         var json: JSONValue {
             .object([("index", .int(Int64(index))), ("image", .optional(image)),
@@ -77,12 +79,14 @@ struct CrashSymbolication {
                 let location = frame.imageIndex.flatMap { located[$0] }.flatMap { places in value.flatMap { places[$0] } }
                 return SymbolicatedFrame(index: frame.index, image: frame.image, address: value,
                                          symbol: location?.symbol ?? frame.symbol.map(SwiftDemangler.demangle),
-                                         file: location?.file, line: location?.line)
+                                         file: location?.file, line: location?.line,
+                                         loadAddress: frame.imageIndex.flatMap { report.images.indices.contains($0) ? report.images[$0].loadAddress : nil })
             })
         }
     }
 
-    /// The frames as a symbolicated crash report lists them, for people: `0  Demo  0x… crash() (demo.swift:5)`.
+    /// The frames as a symbolicated crash report lists them, for people: `0  Demo  0x… crash() (demo.swift:5)`,
+    /// or `0  Demo  0x… 0x102a38000 + 16424` where nothing names the frame.
     static func text(path: String, threads: [SymbolicatedThread]) -> String {
         var text = ""
         for thread in threads {
@@ -93,7 +97,12 @@ struct CrashSymbolication {
                 var line = String(frame.index).padding(toLength: 4, withPad: " ", startingAt: 0)
                     + image.padding(toLength: max(width, image.count) + 2, withPad: " ", startingAt: 0)
                     + (frame.address.map { String(format: "0x%016llx", $0) } ?? "?")
-                if let symbol = frame.symbol { line += "  " + TextSanitizer.terminalSafe(symbol) }
+                if let symbol = frame.symbol {
+                    line += "  " + TextSanitizer.terminalSafe(symbol)
+                } else if let load = frame.loadAddress, let address = frame.address, address >= load {
+                    // As Apple writes a frame it could not name: what atos needs, by hand.
+                    line += "  0x" + String(load, radix: 16) + " + " + String(address - load)
+                }
                 if let file = frame.file {
                     line += " (" + TextSanitizer.terminalSafe(file) + (frame.line.map { ":\($0)" } ?? "") + ")"
                 }
