@@ -11,13 +11,7 @@ enum CatalogueLocation {
     static func path(_ arguments: ParsedArguments, _ environment: [String: String]) -> String {
         if let path = arguments.value(option), !path.isEmpty { return absolute(path) }
         if let path = environment["CATALOG_DB"], !path.isEmpty { return absolute(path) }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        #if os(macOS)
-        return home + "/Library/Application Support/catalog/catalog.sqlite"
-        #else
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        return data + "/catalog/catalog.sqlite"
-        #endif
+        return UserFolder.data.path(environment) + "/catalog.sqlite"
     }
 
     /// A path made absolute; a PostgreSQL connection string (`postgresql://…`) is left as it is.

@@ -34,13 +34,7 @@ struct NotifyState {
     /// The default file: `$XDG_STATE_HOME/catalog/notified.json` (`~/.local/state/…`; on macOS
     /// `~/Library/Application Support/catalog/notified.json`).
     static func defaultPath(_ environment: [String: String]) -> String {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        #if os(macOS)
-        return home + "/Library/Application Support/catalog/notified.json"
-        #else
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
-        return state + "/catalog/notified.json"
-        #endif
+        UserFolder.state.path(environment) + "/notified.json"
     }
 
     /// Reads the file at `path` (none yet: nothing announced). A file that is not this state is an
