@@ -135,6 +135,7 @@ package struct TreeWalker {
 
     /// ``NestedBuilds/folders`` split once: an app's folder, the one inside it (macOS's
     /// `Contents/X`), and the whole path.
+    /// Split once for speed: bench.py's unchanged re-ingest (`unchanged_over_find`).
     private static let nestedFolders = NestedBuilds.folders.map { folder in
         let parts = folder.split(separator: "/").map(String.init)
         return (first: parts[0], second: parts.count > 1 ? parts[1] : nil, path: folder)
