@@ -52,17 +52,8 @@ import CatalogTestSupport
         #expect(CrashSymbolicationTests.llvmSymbolizer != nil, "llvm-symbolizer is required here (CATALOG_TEST_REQUIRE_TOOLS)")
         let scratch = try Scratch()
         let db = scratch.path + "/catalog.sqlite"
-        func release(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.release)
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        func release(_ arguments: [String]) throws -> CatalogProcess.Result {
+            try CatalogProcess.run(arguments, binary: Self.release)
         }
         #expect(try release(["ingest", CrashSymbolicationTests.folder, "--db", db, "--quiet"]).status == 0)
         let result = try release(["crash", CrashSymbolicationTests.folder + "/demo.crash", "--symbolicate", "--db", db,

@@ -12,9 +12,11 @@ public struct CatalogProcess {
     public static var realCorpus: String? { TestPaths.realCorpus }
     public static var executable: String { TestPaths.catalogExecutable }
 
-    public static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> Result {
+    /// Runs `catalog arguments…` (the debug build, or `binary`: the release one, say).
+    public static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil,
+                           binary: String = executable) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CATALOG_DB")

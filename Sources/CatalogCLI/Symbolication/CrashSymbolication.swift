@@ -40,10 +40,13 @@ struct CrashSymbolication {
     /// allow; `warn` hears what could not be done (a dSYM unreadable, the tool failing).
     func threads(all: Bool, warn: (String) -> Void) -> [SymbolicatedThread] {
         let chosen = all ? report.threads : report.crashedThread.map { [$0] } ?? []
+        func loadAddress(_ frame: CrashReport.Frame) -> UInt64? {
+            guard let index = frame.imageIndex, report.images.indices.contains(index) else { return nil }
+            return report.images[index].loadAddress
+        }
         func address(_ frame: CrashReport.Frame) -> UInt64? {
             if let address = frame.address { return address }
-            guard let index = frame.imageIndex, report.images.indices.contains(index),
-                  let base = report.images[index].loadAddress, let offset = frame.imageOffset else { return nil }
+            guard let base = loadAddress(frame), let offset = frame.imageOffset else { return nil }
             return base &+ offset
         }
         // Every address of each image, symbolicated in one run of the tool.
@@ -80,7 +83,7 @@ struct CrashSymbolication {
                 return SymbolicatedFrame(index: frame.index, image: frame.image, address: value,
                                          symbol: location?.symbol ?? frame.symbol.map(SwiftDemangler.demangle),
                                          file: location?.file, line: location?.line,
-                                         loadAddress: frame.imageIndex.flatMap { report.images.indices.contains($0) ? report.images[$0].loadAddress : nil })
+                                         loadAddress: loadAddress(frame))
             })
         }
     }
